@@ -3,7 +3,8 @@
 // subagent cap, cache sharing), a HOME of its own, against the scripted server. Like Claude Code's run
 // (claude-code.ts), the end is the moment its JSON result had been printed: the process goes on shutting
 // down after that, which is not fan-out overhead.
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcessByStdio, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import type { Readable } from 'node:stream'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -56,21 +57,30 @@ export function runFanoutProcess(opts: {
       stdio: ['ignore', 'pipe', 'pipe']
     }
   )
+  return watchChild(child, (stdout) => stdout.trimEnd().endsWith('}')).then(({ code, endedAt, stdout, stderr }) => {
+    let result: any = null
+    try {
+      result = JSON.parse(stdout)
+    } catch {}
+    return { code, endedAt, result, stderr }
+  })
+}
+
+/**
+ * A bench child's output until it exits, and the moment its answer was out (`done` first true of its stdout so
+ * far): the process goes on shutting down after that, which is not what is measured.
+ */
+export function watchChild(
+  child: ChildProcessWithoutNullStreams | ChildProcessByStdio<null, Readable, Readable>,
+  done: (stdout: string) => boolean
+): Promise<{ code: number | null; endedAt: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
   let endedAt = 0
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
     stdout += d
-    if (!endedAt && stdout.trimEnd().endsWith('}')) endedAt = epochNow()
+    if (!endedAt && done(stdout)) endedAt = epochNow()
   })
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      let result: any = null
-      try {
-        result = JSON.parse(stdout)
-      } catch {}
-      resolve({ code, endedAt: endedAt || epochNow(), result, stderr })
-    })
-  })
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, endedAt: endedAt || epochNow(), stdout, stderr })))
 }

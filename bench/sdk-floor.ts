@@ -9,8 +9,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-
-const epochNow = () => performance.timeOrigin + performance.now()
+import { watchChild } from './fanout-process'
 
 /** Runs the floor as a fresh process; resolves with the moment its line had been printed. */
 export function runSdkFloorProcess(opts: {
@@ -25,19 +24,11 @@ export function runSdkFloorProcess(opts: {
     env: { PATH: process.env.PATH, FLOOR_URL: opts.baseUrl, FLOOR_PROMPT: opts.prompt, FLOOR_MODEL: opts.model },
     stdio: ['ignore', 'pipe', 'pipe']
   })
-  let stdout = ''
-  let stderr = ''
-  let endedAt = 0
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d
-    if (!endedAt && stdout.includes('\n')) endedAt = epochNow()
-  })
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-  return new Promise((resolve) =>
-    child.on('close', (code) =>
-      resolve({ endedAt: endedAt || epochNow(), ok: code === 0 && stdout.startsWith('done'), note: (stderr || stdout).slice(0, 200) })
-    )
-  )
+  return watchChild(child, (stdout) => stdout.includes('\n')).then(({ code, endedAt, stdout, stderr }) => ({
+    endedAt,
+    ok: code === 0 && stdout.startsWith('done'),
+    note: (stderr || stdout).slice(0, 200)
+  }))
 }
 
 type Block = { type: string; id?: string; name?: string; text?: string; input?: any; json?: string }

@@ -65,7 +65,7 @@ export interface AgentLoopOptions extends AgentIds {
    * recorded so far is on disk first, so a crash mid-tool leaves a record that the call started. Told which
    * tool: not every one that changes something changes files (ToolMeta.changesFiles: the Agent tool starts an agent).
    */
-  writeAhead?: (tool: { changesFiles?: boolean }) => Promise<void>
+  writeAhead?: (call: { changesFiles: boolean }) => Promise<void>
   /**
    * Resolves once everything the agent has recorded so far is on disk; awaited before each model request. What
    * the model is sent is then in the transcript, so a resume after a crash (kill -9 while the recorder still

@@ -5,7 +5,6 @@
 // transcripts, and a new checkpoint is written. Reopening a long session then parses one file instead of
 // folding every event it ever recorded.
 import { readdirSync, statSync } from 'node:fs'
-import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errorCode, readJsonFile, writeFileAtomic } from './atomic-file'
 import { agentsDir, sessionDir } from './data-dir'
@@ -30,23 +29,9 @@ export interface ViewCheckpoint<S> {
 
 export const viewCheckpointPath = (dataDir: string, sessionId: string): string => join(sessionDir(dataDir, sessionId), 'view.json')
 
-/** Each transcript's file name and its size now. */
-export async function transcriptSizes(dataDir: string, sessionId: string): Promise<Record<string, number>> {
-  const dir = agentsDir(dataDir, sessionId)
-  let names: string[]
-  try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.jsonl'))
-  } catch (err) {
-    if (errorCode(err) === 'ENOENT') return {}
-    throw err
-  }
-  const sizes = await Promise.all(names.map(async (n) => [n, (await stat(join(dir, n))).size] as const))
-  return Object.fromEntries(sizes)
-}
-
 /**
- * transcriptSizes on the calling thread: for a session's close, where a stat each through the thread pool
- * added a round trip's wait to the moment `fanout run` prints its answer, for a few microseconds of work.
+ * The byte size of each transcript of the session, by file name. On the calling thread: a stat each through the
+ * thread pool added a round trip's wait to a session's close (and `fanout run`'s answer) for microseconds of work.
  */
 export function transcriptSizesSync(dataDir: string, sessionId: string): Record<string, number> {
   const dir = agentsDir(dataDir, sessionId)
@@ -59,6 +44,9 @@ export function transcriptSizesSync(dataDir: string, sessionId: string): Record<
   }
   return Object.fromEntries(names.map((n) => [n, statSync(join(dir, n)).size] as const))
 }
+
+/** transcriptSizesSync for the callers that await it (a failure rejects). */
+export const transcriptSizes = async (dataDir: string, sessionId: string): Promise<Record<string, number>> => transcriptSizesSync(dataDir, sessionId)
 
 const sameSizes = (a: Record<string, number>, b: Record<string, number>): boolean =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([name, size]) => b[name] === size)

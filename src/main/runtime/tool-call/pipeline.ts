@@ -24,7 +24,7 @@ export interface ToolRunContext {
   emit: (payload: EventPayload) => void
   maxConcurrency: number
   /** Awaited before a tool that is not read-only runs (see AgentLoopOptions.writeAhead). */
-  writeAhead?: (tool: { changesFiles?: boolean }) => Promise<void>
+  writeAhead?: (call: { changesFiles: boolean }) => Promise<void>
   /** Where outputs past a tool's cap are saved whole; absent: they are cut. */
   outputDir?: string
 }
@@ -47,11 +47,11 @@ async function decideAndRun(call: ToolCall, ctx: ToolRunContext, batch: readonly
     rawInput = verdict.updatedInput
     input = again.input
   }
-  if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead(tool)
-  // Files may change from here: searches list the folder afresh (before the tool and once it is done). Not for a
-  // tool that changes no file itself (ToolMeta.changesFiles: a spawn), whose agent's own tools say so as they
-  // write: an Agent call made every sibling Glob of a fan-out walk the folder again.
+  // Not every tool that changes something changes files (ToolMeta.changesFiles: a spawn, whose agent's own tools
+  // say so as they write); an Agent call had made every sibling Glob of a fan-out walk the folder again.
   const changesFiles = tool.changesFiles ?? !tool.readOnly
+  if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead({ changesFiles })
+  // Files may change from here: searches list the folder afresh (before the tool and once it is done).
   if (changesFiles) noteWrite()
   const started = Date.now()
   const done = invokeTool(tool, input, {

@@ -19,6 +19,23 @@ beforeEach(async () => ({ dir: dataDir, cleanup } = await tempDataDir()))
 afterEach(() => cleanup())
 afterEach(closeFixtures)
 
+/** Worker `i` of the main agent, in the registry, with the events it records. */
+function worker(registry: AgentRegistry, sessionId: string, i: number) {
+  const agentId = `worker-${i}`
+  registry.add(
+    newAgentHandle({
+      id: agentId,
+      agentType: 'general-purpose',
+      parentId: 'main',
+      parentToolUseId: `t-${i}`,
+      depth: 1,
+      model: 'm',
+      cwd: dataDir
+    } as AgentIdentity)
+  )
+  return { agentId, events: eventsFor({ sessionId, agentId, parentAgentId: 'main', parentToolUseId: `t-${i}` }) }
+}
+
 describe('session persistence', () => {
   it("writes an agent's state only once the transcript holds the event it follows", async () => {
     const sessionId = 'sess-1'
@@ -27,19 +44,7 @@ describe('session persistence', () => {
     await persistence.recorder.ready
     const seen: Array<{ state: string; transcript: string }> = []
     for (let i = 0; i < 20; i++) {
-      const agentId = `worker-${i}`
-      registry.add(
-        newAgentHandle({
-          id: agentId,
-          agentType: 'general-purpose',
-          parentId: 'main',
-          parentToolUseId: `t-${i}`,
-          depth: 1,
-          model: 'm',
-          cwd: dataDir
-        } as AgentIdentity)
-      )
-      const events = eventsFor({ sessionId, agentId, parentAgentId: 'main', parentToolUseId: `t-${i}` })
+      const { agentId, events } = worker(registry, sessionId, i)
       persistence.record(events.start({ prompt: `Task ${i}` }))
       const statePath = agentStatePath(dataDir, sessionId, agentId)
       // Read in one synchronous step as soon as the state appears: what a kill at that moment would leave.
@@ -101,19 +106,7 @@ describe('session persistence', () => {
         ...(opts.endSyncMs !== undefined ? { endSyncMs: opts.endSyncMs } : {})
       })
       const end = (i: number, status: 'completed' | 'failed' = 'completed') => {
-        const agentId = `worker-${i}`
-        registry.add(
-          newAgentHandle({
-            id: agentId,
-            agentType: 'general-purpose',
-            parentId: 'main',
-            parentToolUseId: `t-${i}`,
-            depth: 1,
-            model: 'm',
-            cwd: dataDir
-          } as AgentIdentity)
-        )
-        const events = eventsFor({ sessionId, agentId, parentAgentId: 'main', parentToolUseId: `t-${i}` })
+        const { agentId, events } = worker(registry, sessionId, i)
         persistence.record(events.start({ prompt: `Task ${i}` }))
         persistence.record(events.end(status))
         return agentStatePath(dataDir, sessionId, agentId)

@@ -121,8 +121,8 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         // Written ahead: the transcript holds the call before a tool that changes anything runs. A tool that changes
         // no file itself (a spawn: ToolMeta.changesFiles) keeps the listing a fan-out's siblings share, so its later
         // agents neither walk the folder again nor get a prompt prefix of their own.
-        writeAhead: (tool) => {
-          if (tool.changesFiles !== false) session.filesMayHaveChanged()
+        writeAhead: (call) => {
+          if (call.changesFiles) session.filesMayHaveChanged()
           return session.files.durable(handle.id)
         },
         // Every request's messages are in the transcript before it goes: a resume rebuilds what the model saw.
