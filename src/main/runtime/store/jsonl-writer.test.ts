@@ -38,6 +38,26 @@ describe('JsonlWriter', () => {
     expect(await readFile(file, 'utf8')).toBe('{"type":"header"}\n{"n":1}\n{"n":2, "tor\n{"n":3}\n')
   })
 
+  it('knows the length it left the file at (what a checkpoint records), and says it does not while lines wait', async () => {
+    const { stat } = await import('node:fs/promises')
+    const file = join(dir, 'len.jsonl')
+    await writeFile(file, '{"type":"header"}\n{"n":1, "to')
+    const w = new JsonlWriter(file, { header: () => ({ type: 'header' }), flushDelayMs: 1000 })
+    expect(w.writtenLength).toBeNull() // not opened yet
+    w.append({ n: 2 })
+    expect(w.writtenLength).toBeNull() // a line waits
+    await w.flush()
+    expect(w.writtenLength).toBe((await stat(file)).size)
+    await w.release()
+    w.append({ n: 3, text: 'ünïcode' })
+    await w.close()
+    expect(w.writtenLength).toBe((await stat(file)).size)
+    const fresh = new JsonlWriter(join(dir, 'new.jsonl'), { header: () => ({ type: 'header' }) })
+    fresh.append({ n: 1 })
+    await fresh.close()
+    expect(fresh.writtenLength).toBe((await stat(join(dir, 'new.jsonl'))).size)
+  })
+
   it('merges values that the merge hook folds together, and only unwritten ones', async () => {
     const file = join(dir, 'm.jsonl')
     const w = new JsonlWriter<{ t: string }>(file, { merge: (a, b) => ({ t: a.t + b.t }), flushDelayMs: 1000 })

@@ -57,6 +57,14 @@ export class JsonlWriter<T = unknown> {
     this.delay = opts.flushDelayMs ?? DEFAULT_FLUSH_DELAY_MS
   }
 
+  /**
+   * The file's length as this writer left it (every line it wrote included), once it has opened the file and
+   * while nothing it wrote failed part way; null when it does not know.
+   */
+  get writtenLength(): number | null {
+    return this.dirty || this.writing || this.pending.length || this.unwritten ? null : this.committed
+  }
+
   get pendingCount(): number {
     return this.pending.length
   }

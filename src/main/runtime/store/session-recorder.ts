@@ -2,7 +2,7 @@
 // and keeps session.json current. `record` is synchronous and cheap; disk work is batched behind it.
 // It also keeps the session's view folded as its lines are written (view-fold.ts), so that closing
 // writes the view checkpoint without reading the transcripts back.
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import type { AgentEvent } from '../../../shared/events'
 import { ensureDataDir, sessionDir, transcriptPath } from './data-dir'
 import { JsonlWriter } from './jsonl-writer'
@@ -242,9 +242,15 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     await writeCheckpoint(closedSizes).catch(() => undefined)
   }
 
+  /**
+   * Each transcript's length: a writer of this process knows its own (it wrote every byte since it opened the
+   * file); only the files no writer here opened are stat'ed.
+   */
   function sizesNow(): Record<string, number> | null {
     try {
-      return transcriptSizesSync(dataDir, sessionId)
+      const known = new Map<string, number>()
+      for (const w of writers.values()) if (w.writtenLength !== null) known.set(basename(w.file), w.writtenLength)
+      return transcriptSizesSync(dataDir, sessionId, known)
     } catch {
       return null // no checkpoint then: the next open replays
     }
@@ -287,7 +293,9 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       if (closed) return
       closed = true
       await ready
-      const results = await Promise.allSettled([...writers.values()].map((w) => w.close()))
+      // Written whole first; the files are let go once the record is complete (below), without waiting for it: an
+      // fd's close changes nothing on disk, and the answer and the lock wait on this close.
+      const results = await Promise.allSettled([...writers.values()].map((w) => w.flush()))
       builder.index.writer = null
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
       // The session's view is checkpointed from what the transcripts hold now: the next open (after a restart
@@ -299,7 +307,11 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       // Taken before close resolves (and the lock is let go): the lines the checkpoint folds are exactly these.
       await writeIndexNow()
       closedSizes = failed || replay ? null : sizesNow()
-      if (failed) throw failed.reason
+      const released = Promise.allSettled([...writers.values()].map((w) => w.close()))
+      if (failed) {
+        await released
+        throw failed.reason
+      }
       if (replay) await replaySession(dataDir, sessionId, { refresh: true }).catch(() => undefined)
       if (closeOpts.checkpoint !== false) await checkpoint()
     },

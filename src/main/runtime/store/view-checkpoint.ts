@@ -32,8 +32,9 @@ export const viewCheckpointPath = (dataDir: string, sessionId: string): string =
 /**
  * The byte size of each transcript of the session, by file name. On the calling thread: a stat each through the
  * thread pool added a round trip's wait to a session's close (and `fanout run`'s answer) for microseconds of work.
+ * `known`: lengths the caller knows for itself (its own writers'), by file name; those files are not stat'ed.
  */
-export function transcriptSizesSync(dataDir: string, sessionId: string): Record<string, number> {
+export function transcriptSizesSync(dataDir: string, sessionId: string, known?: ReadonlyMap<string, number>): Record<string, number> {
   const dir = agentsDir(dataDir, sessionId)
   let names: string[]
   try {
@@ -42,7 +43,7 @@ export function transcriptSizesSync(dataDir: string, sessionId: string): Record<
     if (errorCode(err) === 'ENOENT') return {}
     throw err
   }
-  return Object.fromEntries(names.map((n) => [n, statSync(join(dir, n)).size] as const))
+  return Object.fromEntries(names.map((n) => [n, known?.get(n) ?? statSync(join(dir, n)).size] as const))
 }
 
 /** transcriptSizesSync for the callers that await it (a failure rejects). */
