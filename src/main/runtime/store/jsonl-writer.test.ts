@@ -125,15 +125,47 @@ describe('JsonlWriter', () => {
     const full = vi
       .spyOn(fileHandle, 'appendFile')
       .mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }))
+    // Larger than a batch written on the calling thread: this one goes through the pool (FileHandle.appendFile).
+    const big = 'x'.repeat(70_000)
     try {
-      const w = new JsonlWriter<{ n: number }>(file, { header: () => ({ type: 'header' }), onError: () => {} })
-      w.append({ n: 1 })
+      const w = new JsonlWriter<{ n: number; big?: string }>(file, { header: () => ({ type: 'header' }), onError: () => {} })
+      w.append({ n: 1, big })
       await expect(w.release()).rejects.toThrow('no space left')
       w.append({ n: 2 })
       await w.close()
     } finally {
       full.mockRestore()
     }
+    expect(await lines(file)).toEqual([{ type: 'header' }, { n: 1, big }, { n: 2 }])
+  })
+
+  it('a small batch written on the calling thread that fails part way leaves whole lines only, and goes out once', async () => {
+    const fs = (await import('node:module')).createRequire(import.meta.url)('node:fs') as typeof import('node:fs')
+    const { syncBuiltinESMExports } = await import('node:module')
+    const file = join(dir, 'part.jsonl')
+    const errors: string[] = []
+    const real = fs.writeSync
+    let calls = 0
+    // The first write lands 10 bytes, then the disk is full: a torn line, as ENOSPC leaves one.
+    const spy = vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, buf: Buffer, at: number, len: number) => {
+      if (++calls === 1) return real(fd, buf, at, Math.min(len, 10))
+      if (calls === 2) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+      return real(fd, buf, at, len)
+    }) as typeof fs.writeSync)
+    syncBuiltinESMExports()
+    try {
+      const w = new JsonlWriter<{ n: number }>(file, { header: () => ({ type: 'header' }), onError: (e) => errors.push(e.message) })
+      w.append({ n: 1 })
+      await expect(w.flush()).rejects.toThrow('no space left')
+      expect(await readFile(file, 'utf8')).toBe('') // cut back: no torn line
+      w.append({ n: 2 })
+      await w.close()
+    } finally {
+      spy.mockRestore()
+      syncBuiltinESMExports()
+    }
+    expect(calls).toBeGreaterThan(2)
+    expect(errors).toHaveLength(1)
     expect(await lines(file)).toEqual([{ type: 'header' }, { n: 1 }, { n: 2 }])
   })
 })

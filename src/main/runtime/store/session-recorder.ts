@@ -163,6 +163,8 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
         onRecover: () => onError(new Error(`Resumed: the transcript of agent ${e.agentId} is written again; nothing was lost or written twice.`))
       })
       writers.set(e.agentId, w)
+      // Opened while the agent sets up: its first model request waits for its first lines, not for the open too.
+      w.prepare()
     }
     return w
   }
