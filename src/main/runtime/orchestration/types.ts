@@ -145,4 +145,6 @@ export interface FilesPart {
    * one a crash catches before it starts is started after the restart. `prompt` null: it cannot be (a fork).
    */
   recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void>
+  /** Starts opening a new agent's transcript as it is spawned, so its first request does not wait for the open. */
+  openTranscript(handle: AgentHandle): void
 }

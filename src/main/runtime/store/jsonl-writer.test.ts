@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { JsonlWriter } from './jsonl-writer'
 import { tempDataDir } from './test-fixtures'
+import { waitUntil } from '../tools/test-kit'
 
 let dir: string
 let cleanup: () => Promise<void>
@@ -56,6 +57,31 @@ describe('JsonlWriter', () => {
     fresh.append({ n: 1 })
     await fresh.close()
     expect(fresh.writtenLength).toBe((await stat(join(dir, 'new.jsonl'))).size)
+  })
+
+  it('a file opened ahead is written with its header first, and one nothing was written to is removed', async () => {
+    const { existsSync } = await import('node:fs')
+    const used = join(dir, 'used.jsonl')
+    const w = new JsonlWriter(used, { header: () => ({ type: 'header' }) })
+    w.prepare()
+    w.append({ n: 1 })
+    await w.flush()
+    await w.discard() // not unused: kept
+    expect(await lines(used)).toEqual([{ type: 'header' }, { n: 1 }])
+    const ahead = join(dir, 'never.jsonl')
+    const never = new JsonlWriter(ahead, { header: () => ({ type: 'header' }) })
+    never.prepare()
+    await waitUntil(() => existsSync(ahead), 'the file opened ahead') // there, empty
+    expect(never.unused).toBe(true)
+    await never.discard()
+    expect(existsSync(ahead)).toBe(false)
+    // A file that was there before is never removed.
+    const found = join(dir, 'found.jsonl')
+    await writeFile(found, '')
+    const other = new JsonlWriter(found, { header: () => ({ type: 'header' }) })
+    other.prepare()
+    await other.discard()
+    expect(existsSync(found)).toBe(true)
   })
 
   it('merges values that the merge hook folds together, and only unwritten ones', async () => {

@@ -4,7 +4,7 @@
 // be released (agents that finished) so a session with hundreds of agents does not hold hundreds of fds.
 import { writeSync } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
-import { mkdir, open } from 'node:fs/promises'
+import { mkdir, open, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -56,6 +56,8 @@ export class JsonlWriter<T = unknown> {
   private written = 0
   /** An open started ahead of the first write (prepare). */
   private opening: Promise<Opened> | null = null
+  /** This writer created the file and has written nothing to it yet. */
+  private createdEmpty = false
   private closed = false
   private lastError: Error | null = null
   /** A failure was reported and no write has succeeded since: repeats are not reported again. */
@@ -157,6 +159,20 @@ export class JsonlWriter<T = unknown> {
     await this.release()
   }
 
+  /** Whether nothing was ever appended here (a file opened ahead for an agent that never started). */
+  get unused(): boolean {
+    return this.appended === 0
+  }
+
+  /**
+   * Closes a writer nothing was appended to, and removes the empty file it created ahead (prepare): an agent that
+   * never started leaves no transcript. A file it found there is left as it was.
+   */
+  async discard(): Promise<void> {
+    await this.close()
+    if (this.createdEmpty && this.appended === 0) await unlink(this.file).catch(() => undefined)
+  }
+
   private schedule(): void {
     if (this.timer || this.writing) return // a running drain picks up new values itself
     // Kept ref'd on purpose: a process about to exit still writes what it queued.
@@ -229,6 +245,7 @@ export class JsonlWriter<T = unknown> {
         }
         this.headerUnwritten = false
         this.written = upTo
+        if (text) this.createdEmpty = false
         if (this.failing) {
           this.failing = false
           this.cancelRetry()
@@ -293,6 +310,7 @@ export class JsonlWriter<T = unknown> {
     if (created) {
       const prefix = header()
       this.committed = 0
+      this.createdEmpty = true
       return { handle: (this.handle = created), prefix, header: prefix !== '' }
     }
     const handle = (await this.tryOpen('a+'))!

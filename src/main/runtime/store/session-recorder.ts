@@ -42,6 +42,9 @@ export interface SessionRecorderOptions {
   owned?: boolean
 }
 
+/** What a transcript's header says of its agent. */
+type TranscriptOwner = Pick<AgentEvent, 'agentId' | 'sessionId' | 'parentAgentId' | 'ts'>
+
 export interface SessionRecorder {
   readonly sessionId: string
   /** `<dataDir>/sessions/<sessionId>` */
@@ -49,6 +52,11 @@ export interface SessionRecorder {
   /** Resolves once an existing session (resume) has been loaded and the first index written. */
   readonly ready: Promise<void>
   record(event: AgentEvent): void
+  /**
+   * Starts opening a new agent's transcript before its first event (as it is spawned): the first request it
+   * sends waits for its lines, not for the open too. Its header is made from `agent` (when it was spawned).
+   */
+  prepare(agent: TranscriptOwner): void
   /** A copy of the index as it stands. */
   index(): SessionIndex
   transcriptFile(agentId: string): string
@@ -144,7 +152,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       onError(new Error(`Could not prepare session folder ${dir}: ${err.message}`))
     })
 
-  function writerFor(e: AgentEvent): JsonlWriter<AgentEvent> {
+  function writerFor(e: TranscriptOwner): JsonlWriter<AgentEvent> {
     let w = writers.get(e.agentId)
     if (!w) {
       w = new JsonlWriter<AgentEvent>(transcriptPath(dataDir, sessionId, e.agentId), {
@@ -271,6 +279,9 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     dir,
     ready,
     record,
+    prepare(agent) {
+      if (!closed && !writers.has(agent.agentId)) writerFor(agent)
+    },
     index: () => builder.snapshot(),
     transcriptFile: (agentId) => transcriptPath(dataDir, sessionId, agentId),
     flush: flushAll,
@@ -308,6 +319,9 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       const replay = !failed && (!foldable || fold.runsOpen)
       // Taken before close resolves (and the lock is let go): the lines the checkpoint folds are exactly these.
       await writeIndexNow()
+      // Files opened ahead for agents that never started (a spawn refused or stopped first) are not left empty.
+      const unused = [...writers.values()].filter((w) => w.unused)
+      if (unused.length) await Promise.all(unused.map((w) => w.discard()))
       closedSizes = failed || replay ? null : sizesNow()
       const released = Promise.allSettled([...writers.values()].map((w) => w.close()))
       if (failed) {

@@ -78,6 +78,11 @@ export class SessionPersistence {
     return this.recorder.transcriptFile(agentId)
   }
 
+  /** A new agent's transcript, opened ahead of its first line (SessionRecorder.prepare). */
+  openTranscript(handle: AgentHandle): void {
+    this.recorder.prepare({ agentId: handle.id, sessionId: this.opts.sessionId, parentAgentId: handle.parentId, ts: Date.now() })
+  }
+
   record(event: AgentEvent): void {
     this.recorder.record(event)
     // A run that failed before it started (its worktree could not be made, say) has no agent_end: its state

@@ -69,6 +69,10 @@ export class SessionFiles {
   }
 
   /** Records an agent as launched (queued, with its task) before its caller is told so. */
+  openTranscript(handle: AgentHandle): void {
+    this.persistence?.openTranscript(handle)
+  }
+
   recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void> {
     return this.persistence ? this.persistence.writeState(handle, 'queued', prompt ?? undefined) : Promise.resolve()
   }

@@ -79,6 +79,7 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   const budget = budgetFor(input.budget, planned.fork ? undefined : planned.def?.budget, session.gate.limits)
   if (budget) handle.budget = budget
   session.registry.add(handle)
+  session.files.openTranscript(handle)
   const siblings = siblingsOf(input, ctx)
   handle.sharers = siblings.count
   if (siblings.brief) handle.brief = siblings.brief
