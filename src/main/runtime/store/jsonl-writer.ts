@@ -56,8 +56,8 @@ export class JsonlWriter<T = unknown> {
   private written = 0
   /** An open started ahead of the first write (prepare). */
   private opening: Promise<Opened> | null = null
-  /** This writer created the file and has written nothing to it yet. */
-  private createdEmpty = false
+  /** This writer created the file (it was not there before). */
+  private createdHere = false
   private closed = false
   private lastError: Error | null = null
   /** A failure was reported and no write has succeeded since: repeats are not reported again. */
@@ -124,7 +124,6 @@ export class JsonlWriter<T = unknown> {
   async flush(): Promise<void> {
     // Values appended while it waits are not its to wait for (they have their own timer, or their own flush).
     const target = this.appended
-    if (this.written >= target && !this.unwritten) return
     this.cancelTimer()
     while (this.written < target || this.unwritten) {
       if (!this.writing) this.startDrain()
@@ -170,7 +169,7 @@ export class JsonlWriter<T = unknown> {
    */
   async discard(): Promise<void> {
     await this.close()
-    if (this.createdEmpty && this.appended === 0) await unlink(this.file).catch(() => undefined)
+    if (this.createdHere && this.unused) await unlink(this.file).catch(() => undefined)
   }
 
   private schedule(): void {
@@ -245,7 +244,6 @@ export class JsonlWriter<T = unknown> {
         }
         this.headerUnwritten = false
         this.written = upTo
-        if (text) this.createdEmpty = false
         if (this.failing) {
           this.failing = false
           this.cancelRetry()
@@ -310,7 +308,7 @@ export class JsonlWriter<T = unknown> {
     if (created) {
       const prefix = header()
       this.committed = 0
-      this.createdEmpty = true
+      this.createdHere = true
       return { handle: (this.handle = created), prefix, header: prefix !== '' }
     }
     const handle = (await this.tryOpen('a+'))!

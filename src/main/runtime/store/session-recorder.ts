@@ -280,7 +280,8 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     ready,
     record,
     prepare(agent) {
-      if (!closed && !writers.has(agent.agentId)) writerFor(agent)
+      // writerFor opens a writer's file as it makes it; one that is there already is left as it is.
+      if (!closed) writerFor(agent)
     },
     index: () => builder.snapshot(),
     transcriptFile: (agentId) => transcriptPath(dataDir, sessionId, agentId),

@@ -68,11 +68,12 @@ export class SessionFiles {
     return this.persistence ? this.persistence.flushAgent(agentId) : Promise.resolve()
   }
 
-  /** Records an agent as launched (queued, with its task) before its caller is told so. */
+  /** Starts opening a new agent's transcript as it is spawned (SessionPersistence.openTranscript). */
   openTranscript(handle: AgentHandle): void {
     this.persistence?.openTranscript(handle)
   }
 
+  /** Records an agent as launched (queued, with its task) before its caller is told so. */
   recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void> {
     return this.persistence ? this.persistence.writeState(handle, 'queued', prompt ?? undefined) : Promise.resolve()
   }
