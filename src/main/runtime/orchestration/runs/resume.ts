@@ -279,7 +279,10 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (report: 
     if (ctx.registry.get(state.agentId)?.run) continue
     try {
       const handle = await ctx.findAgent(state.agentId)
-      if (!handle || handle.run) continue
+      // `states` was read before the loop: while it loaded the agents before this one, a message may have resumed
+      // this one (a report of one restarted already woke the main agent), and that run may be over. Only an agent
+      // still cut off is started here; another run would do its work and report it twice.
+      if (!handle || handle.run || handle.status !== 'interrupted') continue
       const maxTurns = handle.definition?.maxTurns !== undefined ? { maxTurns: handle.definition.maxTurns } : {}
       const reportTo = handle.parentId ?? ctx.mainAgentId
       if (!handle.messages.length) {

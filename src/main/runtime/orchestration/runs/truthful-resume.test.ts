@@ -8,8 +8,9 @@ import type { ChatMessage } from '../../../../shared/events'
 import { markWriterDead } from '../../store/test-fixtures'
 import { reply, requestLogViolations } from '../../model/scripted'
 import { RESUME_NOTE_START } from '../../../../shared/run-opening'
-import { agentReached, closeFixtures, type Fixture, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
-import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
+import { agentReached, closeFixtures, type Fixture, latch, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
+import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
+import type { AgentHandle } from './agent-registry'
 
 afterEach(closeFixtures)
 
@@ -57,6 +58,56 @@ describe('a resume tells the truth', () => {
     // Its report reaches the main agent once, over all its requests' final history.
     expect(count(JSON.stringify(main[main.length - 1].messages), REPORT)).toBe(1)
     expect(requestLogViolations(f.model.server.messageRequests())).toEqual([])
+    hold.open()
+  })
+
+  it('a cut-off agent a message resumes while the restart is still loading the others runs once, and reports once', async () => {
+    // The crash suite's mid-worktree-commit flake: a restarted watcher reported at once, the main agent woke and sent
+    // another cut-off watcher a message (which resumed it, and it finished) while the restart loop was still loading
+    // agents; the loop then reached that watcher and ran it again, and the main agent heard its report twice.
+    const hold = latch()
+    let restarted = false
+    const watcher = (name: string) =>
+      scriptedAgent(name, `Task ${name}`, [reply.toolUse('Glob', { pattern: '*' })], heldUntil(hold, reply.text(`REPORT ${name}`), { unless: () => restarted }))
+    const f = await makeFixture([
+      watcher('first'),
+      watcher('second'),
+      mainAgent(
+        [
+          reply.toolUses(['first', 'second'].map((n) => ({ name: 'Agent', input: { description: n, prompt: `Task ${n}`, run_in_background: true } }))),
+          reply.text('Both started.')
+        ],
+        (req) => reply.text(`main saw: ${req.lastUserText.slice(0, 40)}`)
+      )
+    ])
+    const { session: s1, events: events1 } = await f.newSession()
+    await s1.run('Start both.')
+    const cutOff = [await agentReached(s1, events1, 'first', 'tool_end'), await agentReached(s1, events1, 'second', 'tool_end')].map((h) => h.id)
+    const crashed = await f.crashCopy(s1)
+    s1.stop()
+
+    restarted = true
+    const { session: s2, events: events2 } = await f.openSession(s1.sessionId, crashed)
+    // The restart's first load (whichever agent it is) waits while the main agent messages the other one, which is
+    // resumed by it and finishes.
+    const services = (s2 as unknown as { services: { findAgent(id: string): Promise<AgentHandle | undefined> } }).services
+    const load = services.findAgent.bind(services)
+    let messaged = ''
+    services.findAgent = async (id) => {
+      if (!messaged && cutOff.includes(id)) {
+        messaged = cutOff.find((other) => other !== id)!
+        expect((await s2.sendMessage(messaged, 'Also say hello', s2.mainAgentId)).delivery).toBe('resumed')
+        await (await load(messaged))?.run
+      }
+      return load(id)
+    }
+    const report = await s2.resumeInterrupted()
+    await s2.idle()
+    expect(messaged).not.toBe('')
+    expect(report.resumed).toEqual(cutOff.filter((id) => id !== messaged))
+    // One run since the restart (the message's), one report to the main agent.
+    expect(starts(events2).filter((e) => e.agentId === messaged)).toHaveLength(1)
+    expect(events2.filter((e) => e.type === 'message_received' && e.agentId === s2.mainAgentId && e.from === messaged)).toHaveLength(1)
     hold.open()
   })
 
