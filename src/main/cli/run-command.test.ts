@@ -79,6 +79,9 @@ describe('fanout run', () => {
     expect(out.duration_ms).toBeGreaterThan(0)
     const agents = readdirSync(join(dataDir, 'sessions', out.session_id, 'agents')).filter((f) => f.endsWith('.jsonl'))
     expect(agents).toHaveLength(2)
+    // The temps it made ahead of its state writes (store/temps-ahead.ts) are gone once it has exited.
+    const sessionDir = join(dataDir, 'sessions', out.session_id)
+    expect([...readdirSync(sessionDir), ...readdirSync(join(sessionDir, 'agents'))].filter((f) => f.endsWith('.tmp'))).toEqual([])
   })
 
   it("stream-json speaks Claude Code's stream (system/init, assistant, user, system/task_*, result); --verbose is accepted; events has every Fanout event", async () => {

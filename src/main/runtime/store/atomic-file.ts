@@ -6,12 +6,13 @@
 // through a verified folder fd), git files Fanout rewrites in a worktree's admin folder (HEAD, its metadata),
 // a stale session lock's replacement, and, synchronously, the CLI's code cache and the window's bounds.
 import { randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { errorMessage } from '../../../shared/error-message'
 import { processState } from './process-identity'
+import type { TempFile, TempsAhead } from './temps-ahead'
 
 export interface AtomicWriteOptions {
   /** File mode of the new file, e.g. 0o600 for secrets. */
@@ -24,11 +25,21 @@ export interface AtomicWriteOptions {
   fsyncDir?: boolean
   /** Create a missing folder (default true); false: a missing folder fails the write, nothing is made. */
   createDir?: boolean
+  /** Temps made ahead in the file's folder (temps-ahead.ts): one is used when ready, for files of the default mode. */
+  ahead?: TempsAhead
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  const made = opts.ahead && opts.mode === undefined && opts.ahead.dir === dirname(file) ? opts.ahead.take() : null
+  if (made) {
+    try {
+      return await writeIntoMade(made, file, data, opts)
+    } catch {
+      // The usual write below: it makes its own temp (and the folder, if that was the trouble) and reports what still fails.
+    }
+  }
   const temp = tempBeside(file)
   // The folder nearly always exists: create it only when the write says it is missing.
   const write = async (): Promise<void> => {
@@ -56,6 +67,24 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     await unlink(temp).catch(() => {})
     throw err
   }
+}
+
+/** writeFileAtomic through a temp made ahead: written and closed on the calling thread, then renamed. */
+async function writeIntoMade(made: TempFile, file: string, data: string | Uint8Array, opts: AtomicWriteOptions): Promise<void> {
+  try {
+    try {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data
+      for (let at = 0; at < bytes.length; ) at += writeSync(made.fd, bytes, at, bytes.length - at)
+      if (opts.fsync !== false) await new Promise<void>((resolve, reject) => fsync(made.fd, (err) => (err ? reject(err) : resolve())))
+    } finally {
+      closeSync(made.fd)
+    }
+    await renameWithRetry(made.path, file)
+  } catch (err) {
+    await unlink(made.path).catch(() => {})
+    throw err
+  }
+  if (opts.fsyncDir) await syncDir(dirname(file))
 }
 
 // Hidden, and named after its target, so watchers and listings pass over it for the moment it exists; the

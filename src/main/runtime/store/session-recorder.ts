@@ -12,6 +12,7 @@ import { replaySession } from './session-fold'
 import { emptyIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
 import { currentWriter, effectiveStatus, writeSessionIndex } from './session-index-file'
 import { NewerTranscriptError } from './transcript/decode'
+import { TempsAhead } from './temps-ahead'
 import { makeHeader, mergeDeltas } from './transcript/format'
 import type { RecordedEvent } from './transcript/migrations'
 import { transcriptSizesSync, writeViewCheckpoint } from './view-checkpoint'
@@ -87,6 +88,8 @@ const INDEX_EVENTS: ReadonlySet<AgentEvent['type']> = new Set(['agent_start', 'a
 export function createSessionRecorder(opts: SessionRecorderOptions): SessionRecorder {
   const { dataDir, sessionId } = opts
   const dir = sessionDir(dataDir, sessionId) // validates the id before anything touches the disk
+  // The index written at close (the answer of `fanout run` waits for it) goes through a temp made ahead.
+  const ahead = new TempsAhead(dir, 1)
   const onError = opts.onError ?? ((err: Error) => console.error(`fanout: ${err.message}`))
   const interval = opts.indexIntervalMs ?? 250
   const writers = new Map<string, JsonlWriter<AgentEvent>>()
@@ -192,7 +195,8 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     if (refused) return
     while (indexWrite) await indexWrite // one write at a time, so an older snapshot never lands last
     const snap = builder.snapshot()
-    indexWrite = writeSessionIndex(dataDir, snap)
+    indexWrite = writeSessionIndex(dataDir, snap, ahead)
+      .then(() => ahead.fill())
       .catch((err: Error) => {
         throw new Error(`Could not write ${join(dir, 'session.json')}: ${err.message}`)
       })
@@ -246,6 +250,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   let checkpointed = false
 
   async function checkpoint(): Promise<void> {
+    await ahead.dispose()
     if (!closedSizes || checkpointed) return
     checkpointed = true
     // Best effort: without it, a replay.
@@ -326,7 +331,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       closedSizes = failed || replay ? null : sizesNow()
       const released = Promise.allSettled([...writers.values()].map((w) => w.close()))
       if (failed) {
-        await released
+        await Promise.all([released, ahead.dispose()])
         throw failed.reason
       }
       if (replay) await replaySession(dataDir, sessionId, { refresh: true }).catch(() => undefined)

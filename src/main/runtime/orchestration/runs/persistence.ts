@@ -8,7 +8,8 @@
 // the launch state (or none) in state.json — and the transcript is the record (docs/sessions-and-crashes.md).
 import type { AgentEvent } from '../../../../shared/events'
 import { createSessionRecorder, syncFile, writeAgentState, type AgentStateInput, type SessionRecorder } from '../../store'
-import { agentStatePath } from '../../store/data-dir'
+import { agentStatePath, agentsDir } from '../../store/data-dir'
+import { TempsAhead } from '../../store/temps-ahead'
 import { mapLimit } from '../../store/map-limit'
 import type { AgentHandle, AgentRegistry } from './agent-registry'
 import { MAIN_AGENT_TYPE } from '../prompts/main-prompt'
@@ -58,6 +59,8 @@ export class SessionPersistence {
   private readonly unsynced = new Set<string>()
   private syncTimer: ReturnType<typeof setTimeout> | null = null
   private syncing: Promise<void> = Promise.resolve()
+  /** Temps made ahead in the agents' folder: a state written at a run's end is a write(2) and a rename (temps-ahead.ts). */
+  private readonly ahead: TempsAhead
 
   constructor(private readonly opts: SessionPersistenceOptions) {
     this.recorder = createSessionRecorder({
@@ -68,6 +71,7 @@ export class SessionPersistence {
       onError: opts.onError,
       ...(opts.owned ? { owned: true } : {})
     })
+    this.ahead = new TempsAhead(agentsDir(opts.dataDir, opts.sessionId))
   }
 
   get dataDir(): string {
@@ -130,8 +134,9 @@ export class SessionPersistence {
     const launch = status === 'queued'
     const next = previous
       .then(() => after)
-      .then(() => writeAgentState(this.opts.dataDir, state, { durable: launch }))
+      .then(() => writeAgentState(this.opts.dataDir, state, { durable: launch, ahead: this.ahead }))
       .then(() => {
+        this.ahead.fill()
         if (status !== 'running' && !launch) this.syncLater(agentStatePath(this.opts.dataDir, this.opts.sessionId, handle.id))
       })
       .then(
@@ -194,7 +199,7 @@ export class SessionPersistence {
    * (SessionRecorder.checkpoint). `fanout run` calls it once its answer is out.
    */
   async checkpoint(): Promise<void> {
-    await Promise.all([this.syncStates(), this.recorder.checkpoint()])
+    await Promise.all([this.syncStates(), this.recorder.checkpoint(), this.ahead.dispose()])
   }
 }
 
