@@ -76,7 +76,16 @@ export function whenMade(name: StdName, f: (stream: NodeJS.WriteStream) => void)
 
 /** `value` as one line of JSON on `stream`, redacted as the stream's other text is (see redactedJson). */
 export function writeJsonLine(stream: NodeJS.WriteStream, value: unknown): boolean {
-  const line = `${redactedJson(value, { wholeText: true })}\n`
+  return writeLine(stream, jsonLine(value))
+}
+
+/** `value` as a line of JSON, redacted as writeJsonLine writes it (made ahead of its writeLine). */
+export function jsonLine(value: unknown): string {
+  return `${redactedJson(value, { wholeText: true })}\n`
+}
+
+/** A line made by jsonLine, on `stream` as it is (it was redacted as it was made). */
+export function writeLine(stream: NodeJS.WriteStream, line: string): boolean {
   const write = patched.get(stream)
   return write ? write(line) : stream.write(line)
 }
