@@ -12,7 +12,6 @@ import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { errorMessage } from '../../../shared/error-message'
 import { processState } from './process-identity'
-import type { TempFile, TempsAhead } from './temps-ahead'
 
 export interface AtomicWriteOptions {
   /** File mode of the new file, e.g. 0o600 for secrets. */
@@ -26,7 +25,20 @@ export interface AtomicWriteOptions {
   /** Create a missing folder (default true); false: a missing folder fails the write, nothing is made. */
   createDir?: boolean
   /** Temps made ahead in the file's folder (temps-ahead.ts): one is used when ready, for files of the default mode. */
-  ahead?: TempsAhead
+  ahead?: MadeAhead
+}
+
+/** An empty temp file made ahead, open for writing. */
+export interface TempFile {
+  path: string
+  fd: number
+}
+
+/** Where writeFileAtomic takes a temp made ahead from (temps-ahead.ts). */
+export interface MadeAhead {
+  readonly dir: string
+  /** A temp ready in `dir`, or null when none is. */
+  take(): TempFile | null
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

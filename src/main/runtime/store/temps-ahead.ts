@@ -12,17 +12,12 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, open as openCb } from 'node:fs'
 import { readdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { deadWriterTemp } from './atomic-file'
-
-export interface TempFile {
-  path: string
-  fd: number
-}
+import { deadWriterTemp, type MadeAhead, type TempFile } from './atomic-file'
 
 const openExclusive = (path: string): Promise<number> =>
   new Promise((resolve, reject) => openCb(path, 'wx', 0o644, (err, fd) => (err ? reject(err) : resolve(fd))))
 
-export class TempsAhead {
+export class TempsAhead implements MadeAhead {
   private readonly ready: TempFile[] = []
   private filling: Promise<void> | null = null
   private disposed = false
