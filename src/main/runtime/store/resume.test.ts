@@ -54,6 +54,25 @@ describe('resume', () => {
     expect(states.map((s) => s.agentId).sort()).toEqual(['cut-off', 'queued'])
   })
 
+  it('a subagent whose run ended in its transcript is not resumed, though its state still says running (a kill before that state was written)', async () => {
+    // A subagent's end state is written a turn of the loop after its agent_end (runs/persistence.ts): its parent
+    // goes on first. A kill in between leaves this; the restart must not run the finished agent again.
+    for (const [id, ended] of [
+      ['finished', true],
+      ['cut-off', false]
+    ] as const) {
+      const f = eventsFor({ sessionId: 's', agentId: id, parentAgentId: 'main-s', parentToolUseId: `tu-${id}` })
+      const rec = createSessionRecorder({ dataDir, sessionId: 's', cwd: '/repo' })
+      rec.record(f.start())
+      rec.record(f.turn(1))
+      if (ended) rec.record(f.end('completed'))
+      await rec.close()
+      await writeAgentState(dataDir, state(id, { parentAgentId: 'main-s' }))
+    }
+    const { states } = await agentsToResume(dataDir, 's')
+    expect(states.map((s) => s.agentId)).toEqual(['cut-off'])
+  })
+
   it('rebuilds a missing state from the transcript, and says so', async () => {
     const f = eventsFor({ sessionId: 's', agentId: 'x', parentAgentId: 'main-s', parentToolUseId: 'tu1' })
     const rec = createSessionRecorder({ dataDir, sessionId: 's', cwd: '/repo' })

@@ -99,7 +99,11 @@ export class SessionPersistence {
     if (event.type !== 'agent_start' && event.type !== 'agent_end') return
     const handle = this.opts.registry.get(event.agentId)
     if (!handle) return
-    if (event.type === 'agent_end') void this.writeState(handle, event.status, undefined, this.flushAgent(event.agentId))
+    // A subagent's end state waits for the loop's next turn: its parent goes on from its report at once (its next
+    // request is built and sent in this turn), and the state's validation and write are not in its way. Until
+    // the state is written, the transcript's agent_end is what a restart goes by (store/resume.ts).
+    if (event.type === 'agent_end')
+      void this.writeState(handle, event.status, undefined, handle.parentId ? this.flushAgent(event.agentId).then(nextTurn) : this.flushAgent(event.agentId))
     else this.startLater(handle)
   }
 
@@ -202,6 +206,8 @@ export class SessionPersistence {
     await Promise.all([this.syncStates(), this.recorder.checkpoint(), this.ahead.dispose()])
   }
 }
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 function stateOf(handle: AgentHandle, sessionId: string, status: AgentStateInput['status']): AgentStateInput {
   const def = handle.definition
