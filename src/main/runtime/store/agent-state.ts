@@ -4,8 +4,7 @@ import { readdir } from 'node:fs/promises'
 import { z } from 'zod'
 import { AGENT_SOURCES } from '../../../shared/agent-definition'
 import { lazy } from '../../../shared/lazy'
-import { errorCode, readJsonFile, writeJsonAtomic } from './atomic-file'
-import type { TempsAhead } from './temps-ahead'
+import { errorCode, readJsonFile, writeJsonAtomic, type MadeAhead } from './atomic-file'
 import { agentsDir, agentStatePath } from './data-dir'
 import { mapLimit } from './map-limit'
 
@@ -64,7 +63,7 @@ export type AgentStateInput = Omit<AgentState, 'version' | 'updatedAt'> & { upda
  * once would otherwise queue sixteen fsyncs ahead of their file reads on libuv's four threads. The state a run
  * ends with is fsynced a moment later, with others (runs/persistence.ts, END_SYNC_MS).
  */
-export async function writeAgentState(dataDir: string, state: AgentStateInput, opts: { durable?: boolean; ahead?: TempsAhead } = {}): Promise<AgentState> {
+export async function writeAgentState(dataDir: string, state: AgentStateInput, opts: { durable?: boolean; ahead?: MadeAhead } = {}): Promise<AgentState> {
   const file = agentStatePath(dataDir, state.sessionId, state.agentId)
   const r = agentStateSchema().safeParse({ ...state, version: AGENT_STATE_VERSION, updatedAt: state.updatedAt ?? Date.now() })
   if (!r.success) throw new Error(`Refusing to write an invalid agent state to ${file}: ${describe(r.error)}`)

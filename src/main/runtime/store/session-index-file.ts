@@ -1,6 +1,5 @@
 // Reading and writing session.json, and telling a live session from one whose writer went away.
-import { readJsonFile, writeJsonAtomic } from './atomic-file'
-import type { TempsAhead } from './temps-ahead'
+import { readJsonFile, writeJsonAtomic, type MadeAhead } from './atomic-file'
 import { currentProcess, processState } from './process-identity'
 import { sessionIndexPath } from './data-dir'
 import { isTerminalStatus, parseSessionIndex, type SessionIndex } from './session-index'
@@ -12,7 +11,7 @@ export async function readSessionIndex(dataDir: string, sessionId: string): Prom
   return raw === null ? null : parseSessionIndex(raw, file)
 }
 
-export async function writeSessionIndex(dataDir: string, index: SessionIndex, ahead?: TempsAhead): Promise<void> {
+export async function writeSessionIndex(dataDir: string, index: SessionIndex, ahead?: MadeAhead): Promise<void> {
   // fsync is skipped: the index is rewritten often and can always be rebuilt from the transcripts.
   await writeJsonAtomic(sessionIndexPath(dataDir, index.sessionId), index, { fsync: false, ...(ahead ? { ahead } : {}) })
 }

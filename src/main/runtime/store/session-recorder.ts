@@ -196,7 +196,6 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     while (indexWrite) await indexWrite // one write at a time, so an older snapshot never lands last
     const snap = builder.snapshot()
     indexWrite = writeSessionIndex(dataDir, snap, ahead)
-      .then(() => ahead.fill())
       .catch((err: Error) => {
         throw new Error(`Could not write ${join(dir, 'session.json')}: ${err.message}`)
       })

@@ -102,9 +102,10 @@ export class SessionPersistence {
     // A subagent's end state waits for the loop's next turn: its parent goes on from its report at once (its next
     // request is built and sent in this turn), and the state's validation and write are not in its way. Until
     // the state is written, the transcript's agent_end is what a restart goes by (store/resume.ts).
-    if (event.type === 'agent_end')
-      void this.writeState(handle, event.status, undefined, handle.parentId ? this.flushAgent(event.agentId).then(nextTurn) : this.flushAgent(event.agentId))
-    else this.startLater(handle)
+    if (event.type === 'agent_end') {
+      const flushed = this.flushAgent(event.agentId)
+      void this.writeState(handle, event.status, undefined, handle.parentId ? flushed.then(nextTurn) : flushed)
+    } else this.startLater(handle)
   }
 
   private startLater(handle: AgentHandle): void {
@@ -140,7 +141,6 @@ export class SessionPersistence {
       .then(() => after)
       .then(() => writeAgentState(this.opts.dataDir, state, { durable: launch, ahead: this.ahead }))
       .then(() => {
-        this.ahead.fill()
         if (status !== 'running' && !launch) this.syncLater(agentStatePath(this.opts.dataDir, this.opts.sessionId, handle.id))
       })
       .then(
