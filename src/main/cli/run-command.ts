@@ -1,82 +1,32 @@
 // `fanout run -p PROMPT`: runs the main agent (and every subagent it spawns) to completion, headless.
 // Transcripts are recorded like in the app, so a CLI session can be reopened there.
 import { join } from 'node:path'
-import { BUILTIN_COMMANDS } from '../runtime/commands'
 import { saveParseCache, useParseCacheFile } from '../runtime/definitions/parse-cache'
-import type { AgentEvent } from '../../shared/events'
 import { effortFromEnv } from '../runtime/model/effort-settings'
-import { AgentSession, type AgentHandle } from '../runtime/orchestration'
+import { AgentSession } from '../runtime/orchestration'
 import { parseCompactCommand } from '../runtime/orchestration/runs/compact-agent'
 import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
 import { NewerTranscriptError } from '../runtime/store'
 import { fullModelId } from '../runtime/model/aliases'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { resultMessage, type ResultMessage } from './output/result-message'
-import { FANOUT_VERSION, HelpRequested, parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args'
+import { HelpRequested, parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args'
 import { claudeRunOptions, settingsBeforeConfig, type ClaudeRunOptions } from './run-options'
 import { RunTally } from './output/run-tally'
 import { planPrompt, type PromptPlan } from '../runtime/orchestration'
 import type { ContentBlock } from '../../shared/events'
 import { StreamJsonWriter } from './output/stream-json'
+import { commandNames, streamSession } from './output/stream-session'
+import { EXIT_PIPE_CLOSED, pipeOut, type RunOutput } from './output/pipe-out'
+import { failedResult, failureLine, markUndone, unfinishedMessage } from './output/undone'
+import { compactionLine, problemPrinter, retryLabel } from './output/stderr-lines'
+import { watchForStuckRun } from './stuck-run'
 import { skippedText } from './trust-text'
 import { orphanNote } from './orphan-note'
-import { jsonLine, whenMade, writeJsonLine, writeLine } from './redacted-output'
+import { jsonLine, writeJsonLine } from './redacted-output'
 import { errorMessage } from '../../shared/error-message'
 import { emptyUsage } from '../../shared/usage'
 import type { AgentRunResult } from '../runtime/loop/types'
-
-/** Whose retry it is: nothing for the main agent, the type and id of a subagent. */
-function retryLabel(session: AgentSession, agentId: string): string {
-  if (agentId === session.mainAgentId) return ''
-  const agent = session.registry.get(agentId)
-  return `${agent ? `${agent.agentType} ` : ''}${agentId}: `
-}
-
-/** stdout: text, and JSON lines (redacted as they are serialized, see writeJsonLine). */
-interface RunOutput {
-  write(text: string): void
-  json(value: unknown): void
-  /** A line made by jsonLine, written as it is. */
-  line(text: string): void
-  /** Makes stdout now, when nothing waits for it: Node makes it at its first use (~0.3 ms for a pipe). */
-  ready(): void
-  dispose(): void
-}
-
-/**
- * stdout as a Unix tool treats it: once the reader has gone (`| head -2` closed the pipe), writing stops
- * quietly, and `onClosed` is told once, so the run can stop instead of spending on output nobody reads.
- */
-function pipeOut(onClosed: () => void): RunOutput {
-  let closed = false
-  const onError = (err: NodeJS.ErrnoException) => {
-    if (closed) return
-    closed = true
-    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') onClosed()
-    else process.stderr.write(`fanout run: cannot write the output: ${err.message}\n`)
-  }
-  const ignore = () => undefined
-  // On each stream once it is made: making one before the first request costs start time (redacted-output.ts),
-  // and a stream's errors come from writes to it.
-  whenMade('stdout', (stdout) => stdout.on('error', onError))
-  // A closed stderr (`2>&1 | head`) is not worth a crash either.
-  whenMade('stderr', (stderr) => stderr.on('error', ignore))
-  return {
-    write: (text) => void (closed || process.stdout.write(text)),
-    json: (value) => void (closed || writeJsonLine(process.stdout, value)),
-    line: (text) => void (closed || writeLine(process.stdout, text)),
-    // A write of nothing: the pipe's first write sets up what later ones reuse; a pipe or file gets no bytes.
-    ready: () => void (closed || process.stdout.write('')),
-    // A write still pending when the run ends can fail after it (the reader closed the pipe meanwhile):
-    // keep swallowing errors on both streams rather than let an unhandled EPIPE crash the exit.
-    dispose: () => {
-      whenMade('stdout', (stdout) => stdout.off('error', onError).on('error', ignore))
-    }
-  }
-}
-
-/** Exit status of a run cut short because its output pipe was closed, as a shell reports SIGPIPE. */
-const EXIT_PIPE_CLOSED = 141
 
 /** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
 async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format'], out: RunOutput): Promise<number> {
@@ -89,14 +39,6 @@ async function compactNow(session: AgentSession, instructions: string | undefine
   if (format === 'text') out.write(`${line}\n`)
   else out.json({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })
   return 0
-}
-
-/** A compaction's end, in one line for stderr. */
-function compactionLine(e: Extract<AgentEvent, { type: 'compaction' }>): string {
-  if (e.error) return e.error
-  const n = (x: number | undefined) => (x ?? 0).toLocaleString('en-US')
-  const why = e.trigger === 'overflow' ? 'the API said the prompt is too long' : e.trigger === 'manual' ? 'as asked' : 'its context passed the threshold'
-  return `compacted the conversation (${why}): ${n(e.tokensBefore)} → ${n(e.tokensAfter)} tokens`
 }
 
 export async function runCommand(argv: string[]): Promise<number> {
@@ -455,126 +397,5 @@ export async function runCommand(argv: string[]): Promise<number> {
     const stalled = session.stalledTeamTasks()
     if (stalled.length) markUndone(summary, 'stalled_team_tasks', stalled.join(' '))
     return summary
-  }
-}
-
-/**
- * Work was left undone though the main agent answered: the result says so (never `success`), with the reason
- * in `result`, `error` and `errors`. The first reason found is the one given; later ones join `errors`.
- */
-export function markUndone(summary: ResultMessage, terminal: string, reason: string): void {
-  if (summary.is_error) {
-    summary.errors = [...(summary.errors ?? []), reason]
-    return
-  }
-  Object.assign(summary, {
-    subtype: 'error_during_execution',
-    terminal_reason: terminal,
-    is_error: true,
-    status: 'failed',
-    result: summary.result ? `${summary.result}\n\n[${reason}]` : reason,
-    error: reason,
-    errors: [reason]
-  })
-}
-
-/** The result of a run that failed before or without any model call: `reason` is its error and its result. */
-function failedResult(sessionId: string, tally: RunTally, reason: string): ResultMessage {
-  const failed: AgentRunResult = {
-    status: 'failed',
-    result: '',
-    error: reason,
-    numTurns: 0,
-    toolUses: 0,
-    usage: emptyUsage(),
-    durationMs: 0,
-    messages: [],
-    model: '',
-    stopReason: null
-  }
-  return resultMessage({ sessionId, result: failed, tally, interrupted: false, overBudget: false })
-}
-
-function failureLine(summary: ResultMessage): string {
-  if (summary.status === 'failed') return `failed: ${summary.error}`
-  if (summary.status === 'max_turns') return summary.error ? `stopped at the turn limit: ${summary.error}` : 'stopped at the turn limit'
-  return summary.error ? `stopped: ${summary.error}` : 'stopped'
-}
-
-function unfinishedMessage(left: AgentHandle[]): string {
-  const list = left
-    .slice(0, 8)
-    .map((h) => `${h.id} (${h.agentType}, ${h.status})`)
-    .join(', ')
-  return `the run ended with ${left.length} agent${left.length === 1 ? '' : 's'} not finished: ${list}${left.length > 8 ? ', …' : ''}. Nothing is left that could make them progress; resume the session to try again.`
-}
-
-/**
- * Node exits when nothing is left to wait for, even with promises pending: a run whose agents all wait on
- * each other would end with status 0 and no output. This says so instead and makes the exit status 1.
- */
-function watchForStuckRun(session: AgentSession, answer: (reason: string) => void): { dispose(): void } {
-  let said = false
-  const onBeforeExit = () => {
-    if (said) return
-    said = true
-    const reason = `the run cannot make progress: ${unfinishedMessage(session.unfinished())}`
-    answer(reason)
-    process.exitCode = 1
-    void session.close().catch(() => undefined)
-  }
-  process.on('beforeExit', onBeforeExit)
-  return { dispose: () => process.off('beforeExit', onBeforeExit) }
-}
-
-/** The slash commands a run knows, as Claude Code's init line lists them (files and skills, then built-ins). */
-async function commandNames(session: AgentSession): Promise<string[]> {
-  const files = (await session.commands().catch(() => [])).map((c) => c.name)
-  return [...new Set([...files, ...BUILTIN_COMMANDS.map((b) => b.name)])]
-}
-
-/** What the stream-json writer needs from the session. */
-function streamSession(session: AgentSession, permissionMode: string, slashNames: string[]) {
-  return {
-    sessionId: session.sessionId,
-    mainAgentId: session.mainAgentId,
-    cwd: session.cwd,
-    permissionMode,
-    version: FANOUT_VERSION,
-    servedByAnthropic: /^https:\/\/api\.anthropic\.com\/?$/.test(session.client.baseURL),
-    agentTypes: () => [...session.agents().keys()],
-    slashCommands: () => slashNames,
-    skillNames: () => session.skillNames(),
-    mcpServers: () => session.extensions.mcp.status().map((m) => ({ name: m.name, status: m.status, ...(m.error ? { error: m.error } : {}) })),
-    takeToolResponse: (id: string) => session.extensions.takeToolResponse(id),
-    outputFile: (id: string) => session.registry.get(id)?.outputFile
-  }
-}
-
-/**
- * Error events on stderr: retries as they happen, other problems once each. The main agent's own fatal error
- * is held until its run ends, since the closing line says it again.
- */
-function problemPrinter(session: AgentSession): (e: AgentEvent) => void {
-  let held: string | null = null
-  const seen = new Set<string>()
-  const say = (text: string) => {
-    if (seen.has(text)) return
-    seen.add(text)
-    process.stderr.write(`fanout: ${text}\n`)
-  }
-  return (e) => {
-    const isMain = e.agentId === session.mainAgentId
-    if (isMain && held !== null && e.type !== 'error') {
-      if (!(e.type === 'agent_end' && e.status === 'failed')) say(held)
-      held = null
-    }
-    if (e.type !== 'error') return
-    if (e.retrying) return void process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${e.message}\n`)
-    const text = `${retryLabel(session, e.agentId)}${e.message}`
-    if (isMain) {
-      if (held !== null) say(held)
-      held = text
-    } else say(text)
   }
 }
