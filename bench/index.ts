@@ -65,8 +65,9 @@ function closingNote(vs: VsClaudeCode | null, cli: CliStartFigures | null, ui: U
         `  ${label} billed input: Fanout ${n(f.billed.fanout)} vs Claude Code ${n(f.billed.claudeCode)} = ${cost.toFixed(1)}× lower (target ≥ 5×: ${verdict(cost >= 5)})`
       )
     }
+    const gate = f.overhead.latencyCost
     console.log(
-      `    of which the cache-sharing gate (first response before the siblings) is ${ms(f.overhead.latencyCost)}: overhead with sharing off would be ${ms(f.overhead.fanout - f.overhead.latencyCost)}`
+      `    with cache sharing off (as many runs, in the same rounds): ${ms(f.overhead.fanout - gate)}; the default's sharing ${gate >= 0 ? 'adds' : 'saves'} ${ms(Math.abs(gate))} (a difference of medians)`
     )
     if (f.overhead.floor !== null && f.overhead.claudeCode !== null)
       console.log(
