@@ -86,6 +86,25 @@ const dollars = (s: RunStats, model = MODEL) =>
   costOf(model, { inputTokens: s.uncached, outputTokens: s.output, cacheReadTokens: s.read, cacheWriteTokens: s.write5m }) +
   (s.write1h * CACHE_PRICE.write1h * 3) / 1e6
 
+/**
+ * The overhead, one arithmetic for every side: from the first request's arrival to the printed result, minus
+ * `modelCalls` latencies and the critical path's output time (the same replies for every side).
+ */
+const overheadOf = (endedAt: number, stats: RunStats, modelCalls: number, pace: Pace): number =>
+  endedAt - stats.firstArrival - modelCalls * pace.latency - stats.criticalOutputMs
+
+/** A run of either side (`fanout run` or `claude -p`, both print a JSON result), measured the same way. */
+function measured(run: { code: number | null; endedAt: number; result: any; stderr: string }, stats: RunStats, modelCalls: number, pace: Pace): Measured {
+  const ok = run.code === 0 && run.result?.is_error === false
+  return {
+    stats,
+    overhead: overheadOf(run.endedAt, stats, modelCalls, pace),
+    ok,
+    answer: String(run.result?.result ?? ''),
+    ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {})
+  }
+}
+
 /** `fanout run` as a fresh process; `mode` and `context` other than the defaults go in its settings.json. */
 async function fanout(
   server: CostServer,
@@ -108,15 +127,7 @@ async function fanout(
     model,
     ...(Object.keys(settings).length ? { settings } : {})
   })
-  const stats = await server.stats()
-  const ok = run.code === 0 && run.result?.is_error === false
-  return {
-    stats,
-    overhead: run.endedAt - stats.firstArrival - modelCalls * pace.latency - stats.criticalOutputMs,
-    ok,
-    answer: String(run.result?.result ?? ''),
-    ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {})
-  }
+  return measured(run, await server.stats(), modelCalls, pace)
 }
 
 /** The fan-out's hops by the SDK alone (sdk-floor.ts), its overhead computed as the two sides' are; null when it failed. */
@@ -128,7 +139,7 @@ async function sdkFloorRun(server: CostServer, p: { cwd: string }, prompt: strin
     console.log(`  the SDK-alone run failed: ${run.note}`)
     return null
   }
-  return run.endedAt - stats.firstArrival - CRITICAL_CALLS * pace.latency - stats.criticalOutputMs
+  return overheadOf(run.endedAt, stats, CRITICAL_CALLS, pace)
 }
 
 async function claudeCode(
@@ -141,15 +152,7 @@ async function claudeCode(
 ): Promise<Measured> {
   await server.reset(pace.latency, pace.rate)
   const run = await runClaudeCode({ cwd: p.cwd, home: p.home, baseUrl: server.url, prompt, model, tools: ['Read', 'Glob', 'Agent'] })
-  const stats = await server.stats()
-  const ok = run.code === 0 && run.result?.is_error === false
-  return {
-    stats,
-    overhead: run.endedAt - stats.firstArrival - modelCalls * pace.latency - stats.criticalOutputMs,
-    ok,
-    answer: String(run.result?.result ?? ''),
-    ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {})
-  }
+  return measured(run, await server.stats(), modelCalls, pace)
 }
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
