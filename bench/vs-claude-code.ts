@@ -256,6 +256,8 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const prewarm = await fanout(server, p, prompt, 'prewarm', FAN_PACE, CRITICAL_CALLS)
       const off = medianRun(offs)
       const first = medianRun(fan)
+      const medianOverhead = (runs: Measured[]) => median(runs.map((x) => x.overhead))
+      const [fanOverhead, offOverhead] = [medianOverhead(fan), medianOverhead(offs)]
       const cc = claude.length ? medianRun(claude) : null
       console.log(
         `\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call, output at ${RATE || '∞'} tokens/s; ${REPEATS} interleaved pairs; load average ${loadBefore} -> ${load()})`
@@ -266,8 +268,8 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         [...COST_HEAD, 'overhead median', 'min', 'latency vs off'],
         rows.map((r, i) => {
           const runs = [fan, [prewarm], offs, claude][i]!
-          const overhead = median(runs.map((x) => x.overhead))
-          const more = overhead - median(offs.map((x) => x.overhead))
+          const overhead = medianOverhead(runs)
+          const more = overhead - offOverhead
           return [...r, ms(overhead), ms(Math.min(...runs.map((x) => x.overhead))), i < 2 ? `${more < 0 ? '−' : '+'}${ms(Math.abs(more))}` : '']
         })
       )
@@ -278,7 +280,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
           `  the SDK alone on the same hops (a fresh process, the SDK's own fetch; no transcripts, permissions or events, smaller requests; sdk-floor.ts): overhead median ${ms(median(floor))}, min ${ms(Math.min(...floor))}`
         )
       if (cc) {
-        const [fm, cm] = [median(fan.map((x) => x.overhead)), median(claude.map((x) => x.overhead))]
+        const [fm, cm] = [fanOverhead, medianOverhead(claude)]
         console.log(
           `  billed input: Fanout ${n(billed(first.stats))} vs Claude Code ${n(billed(cc.stats))} (1/${(billed(cc.stats) / billed(first.stats)).toFixed(1)}); overhead median: Fanout ${ms(fm)} vs Claude Code ${ms(cm)} (1/${(cm / Math.max(1, fm)).toFixed(1)})`
         )
@@ -288,9 +290,9 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         claudeCodeAgents: cc ? cc.stats.agents : null,
         billed: { fanout: billed(first.stats), claudeCode: cc ? billed(cc.stats) : null },
         overhead: {
-          fanout: median(fan.map((x) => x.overhead)),
-          claudeCode: cc ? median(claude.map((x) => x.overhead)) : null,
-          latencyCost: median(fan.map((x) => x.overhead)) - median(offs.map((x) => x.overhead)),
+          fanout: fanOverhead,
+          claudeCode: cc ? medianOverhead(claude) : null,
+          latencyCost: fanOverhead - offOverhead,
           floor: floor.length ? median(floor) : null
         }
       }
