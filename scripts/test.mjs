@@ -17,6 +17,7 @@ let passed = 0
 let failed = 0
 let skipped = 0
 const failures = []
+const failedTests = [] // { where, name, why: error texts }
 
 function stage(name, cmd, args, env = {}) {
   if (only.length && !only.includes(name)) return null
@@ -64,10 +65,31 @@ if (unitOk !== null) {
     failed += v.numFailedTests
     skipped += v.numPendingTests + (v.numTodoTests ?? 0)
     if (v.numFailedTests) failures.push(`unit (${v.numFailedTests})`)
+    for (const file of v.testResults ?? []) {
+      for (const t of file.assertionResults ?? []) {
+        if (t.status === 'failed')
+          failedTests.push({ where: file.name.replace(root + '/', ''), name: [...(t.ancestorTitles ?? []), t.title].join(' > '), why: t.failureMessages ?? [] })
+      }
+    }
   }
   if (!v || (!unitOk && !v.numFailedTests)) {
     failed++
     failures.push('unit (runner error)')
+  }
+}
+
+// Playwright's report nests suites (file, describe) over specs over tests over their retries.
+function collectPlaywright(suites, titles) {
+  for (const suite of suites) {
+    const path = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles
+    collectPlaywright(suite.suites ?? [], path)
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue
+        const why = (test.results ?? []).map((r) => r.error?.message ?? r.status).filter(Boolean)
+        failedTests.push({ where: `${spec.file}:${spec.line}`, name: [...path, spec.title].join(' > '), why })
+      }
+    }
   }
 }
 
@@ -80,6 +102,7 @@ if (e2eOk !== null) {
     failed += p.stats.unexpected
     skipped += p.stats.skipped
     if (p.stats.unexpected) failures.push(`e2e (${p.stats.unexpected})`)
+    collectPlaywright(p.suites ?? [], [])
   }
   if (!p?.stats || (!e2eOk && !p.stats.unexpected)) {
     failed++
@@ -87,6 +110,17 @@ if (e2eOk !== null) {
   }
 }
 
+// The failed tests again, last, with the start of each one's error: a CI log that keeps only its tail still
+// names what failed and why.
+for (const t of failedTests) {
+  console.log(`\n✗ ${t.where} › ${t.name}`)
+  const lines = t.why
+    .join('\n')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((l) => l.trim() && !/node_modules\/|<anonymous>|node:internal/.test(l))
+  for (const line of lines.slice(0, 12)) console.log(`    ${line.slice(0, 300)}`)
+}
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`)
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exitCode = failed ? 1 : 0
