@@ -276,6 +276,23 @@ describe('createModelClient', () => {
     expect(performance.now() - started).toBeLessThan(streamMs) // stopped before the stream ended (not a speed target)
   })
 
+  it('takes nothing more after a stop, even deltas that had already arrived with the one that made the caller stop', async () => {
+    // Fifty deltas come in one burst, then the stream holds: all of them are read before the caller can stop.
+    let goOn!: () => void
+    const until = new Promise<void>((r) => (goOn = r))
+    const words = 'abcd'.repeat(60)
+    const { client } = await setup(scriptTurns(reply.text(words, { textChunk: 4, pause: { afterDeltas: 50, until } })))
+    const ac = new AbortController()
+    const deltas: string[] = []
+    const err = await client
+      .stream(ask(), { onText: (t) => (deltas.push(t), ac.abort()) }, ac.signal)
+      .catch((e) => e)
+      .finally(goOn)
+    expect(err).toBeInstanceOf(ModelAbortedError)
+    expect(deltas).toEqual(['abcd'])
+    expect((err as ModelAbortedError).partial).toEqual([{ type: 'text', text: 'abcd' }])
+  })
+
   it('lists models from GET /v1/models', async () => {
     const { client } = await setup(scriptTurns(), { models: [{ id: 'claude-opus-9-1', line: 'opus', created_at: '2027-01-01T00:00:00Z' }] })
     expect(await client.listModels()).toEqual([expect.objectContaining({ id: 'claude-opus-9-1', line: 'opus' })])

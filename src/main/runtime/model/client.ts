@@ -207,6 +207,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       const events = (stream as AsyncIterable<RawMessageStreamEvent>)[Symbol.asyncIterator]()
       for (let next = await events.next(); !next.done; next = await events.next()) {
         const event = next.value
+        // Events already read when the call was stopped are not taken: nothing reaches the caller after its stop.
+        if (attemptAbort.signal.aborted) break
         watchdog.refresh()
         acc.add(event)
         // The message is whole at message_stop: what is left of the body (its end) is read on without the
