@@ -72,7 +72,7 @@ it('hands over the reply at message_stop while the body is still open, and reuse
   h0.res.end()
   await h0.closed
   // The client reads the body's end on its side of the loopback: a moment to settle, not a measure.
-  await new Promise((r) => setTimeout(r, 100))
+  await new Promise((r) => setTimeout(r, 500))
   const second = client.stream(ask)
   const h1 = await next(1)
   h1.res.end()

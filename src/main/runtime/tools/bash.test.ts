@@ -59,7 +59,7 @@ describe('Bash', () => {
   it('kills the whole process group on timeout, children included (also inside the sandbox)', async () => {
     const pidFile = join(dir, 'child.pid')
     const marker = `300.${process.pid}1`
-    const run = bash({ command: `sleep ${marker} & echo $! > ${pidFile}; echo started; wait`, timeout: 1500 })
+    const run = bash({ command: `sleep ${marker} & echo $! > ${pidFile}; echo started; wait`, timeout: 5000 })
     await waitForFile(pidFile)
     expect(markerRunning(marker)).toBe(true)
     const r = await run
@@ -67,7 +67,7 @@ describe('Bash', () => {
     expect(r.isError).toBe(true)
     expect(d.timedOut).toBe(true)
     expect(r.content).toContain('started')
-    expect(r.content).toContain('timed out after 1.5 s')
+    expect(r.content).toContain('timed out after 5 s')
     await waitUntil(() => !markerRunning(marker), 'the background sleep to die')
   })
 

@@ -62,7 +62,7 @@ describe('a 64-way fan-out', () => {
     expect(run.peak).toBe(N)
     expect(run.queued).toEqual([])
     expect(run.ends.filter((e) => e.status === 'completed')).toHaveLength(N)
-  })
+  }, 120_000)
 
   it('finishes with every agent completed against an account that serves 4 requests at once; the held-back ones show as queued', async () => {
     const run = await fanOut({ rateLimit: { concurrent: 4, retryAfterMs: 20 } })
@@ -78,5 +78,5 @@ describe('a 64-way fan-out', () => {
     const held = run.queued[0].agentId
     const after = run.events.filter((e) => e.agentId === held && e.type === 'status').map((e) => (e.type === 'status' ? e.status : ''))
     expect(after.at(-1)).toBe('running')
-  })
+  }, 120_000)
 })
