@@ -6,7 +6,7 @@
 // An index is derived data: the transcripts stay the truth and are only ever read. SQLite's rollback
 // journal makes each batch all-or-nothing across a kill -9; a file that is damaged anyway, from another
 // format, or unreadable is deleted and built again from the transcripts (openSearchDb's `fresh`).
-import { rmSync } from 'node:fs'
+import { existsSync, lstatSync, rmdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Database as SqliteDatabase } from 'node-sqlite3-wasm'
 import { errorMessage } from '../../../shared/error-message'
@@ -30,6 +30,45 @@ export interface OpenedDb {
   reason?: string
 }
 
+/**
+ * How long the VFS's lock folder may stand unchanged before it is taken as left by a process that died.
+ * node-sqlite3-wasm locks a database by making the folder `<file>.lock` (its VFS has no fcntl locks), and a
+ * kill -9 leaves that folder behind, where SQLite's own locks would die with the process: every later open
+ * would then wait on it and fail with "database is locked", forever. A live holder keeps it only for one
+ * statement or one batch's transaction (BATCH documents: milliseconds, a second on a loaded machine).
+ */
+export const STALE_LOCK_MS = 10_000
+
+/** The VFS's lock folder of a database file. */
+const lockOf = (file: string): string => `${file}.lock`
+
+/** Whether an error says another connection holds the database's lock (not damage: nothing is thrown away for it). */
+export function isBusy(err: unknown): boolean {
+  return /database is locked|SQLITE_BUSY/i.test((err as Error)?.message ?? '')
+}
+
+/**
+ * Removes the database's lock folder when it has stood longer than STALE_LOCK_MS (see there): true when it
+ * did, so what failed on it can be tried again.
+ */
+export function breakStaleLock(file: string, now = Date.now()): boolean {
+  try {
+    const st = lstatSync(lockOf(file))
+    if (!st.isDirectory() || now - st.mtimeMs < STALE_LOCK_MS) return false
+    rmdirSync(lockOf(file))
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The error for an index another connection holds: its file is kept, and the caller may ask again later. */
+class SearchBusyError extends Error {
+  constructor(file: string, err: unknown) {
+    super(`The search index ${file} is in use: ${errorMessage(err)}`, { cause: err })
+  }
+}
+
 function removeDbFiles(file: string): void {
   for (const f of [file, `${file}-journal`, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true })
 }
@@ -41,6 +80,10 @@ function removeDbFiles(file: string): void {
  */
 export function openSearchDb(file: string, schema: string, format = SEARCH_FORMAT): OpenedDb {
   let reason: string | undefined
+  // A lock folder still there is another process's (this one's statements all run to their end before it
+  // goes on), or a dead one's not yet old enough to let go: said at once, not after SQLite's busy wait,
+  // which would hold the whole process still (the page asks again while an index is held).
+  if (!breakStaleLock(file) && existsSync(lockOf(file))) throw new SearchBusyError(file, new Error('database is locked'))
   try {
     const db = new Database(file)
     try {
@@ -55,10 +98,15 @@ export function openSearchDb(file: string, schema: string, format = SEARCH_FORMA
         reason = 'it is from another version of Fanout'
       }
     } catch (err) {
+      if (isBusy(err)) {
+        db.close()
+        throw new SearchBusyError(file, err)
+      }
       reason = `it could not be read (${errorMessage(err)})`
     }
     db.close()
   } catch (err) {
+    if (err instanceof SearchBusyError) throw err
     reason = `it could not be opened (${errorMessage(err)})`
   }
   if (reason) removeDbFiles(file)
@@ -74,6 +122,8 @@ export function openSearchDb(file: string, schema: string, format = SEARCH_FORMA
       COMMIT;`)
   } catch (err) {
     db.close()
+    // Another connection made it meanwhile and holds it: its file is its own.
+    if (isBusy(err)) throw new SearchBusyError(file, err)
     removeDbFiles(file)
     throw new Error(`Could not create the search index ${file}: ${errorMessage(err)}`, { cause: err })
   }

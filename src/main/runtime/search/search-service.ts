@@ -4,7 +4,7 @@
 // indexed and says how far indexing has got, so a session of a million events never holds an answer up.
 import type { AgentEvent } from '../../../shared/events'
 import { AllSessionsSearch, type AcrossHit } from './all-sessions-search'
-import { deleteSearchDb, isCorruption } from './search-db'
+import { breakStaleLock, deleteSearchDb, isBusy, isCorruption } from './search-db'
 import { searchDbPath, SessionSearch, type AgentLabel, type CatchUpProgress, type SessionHit } from './session-search'
 import { allSessionsDbPath } from './all-sessions-search'
 import { errorMessage } from '../../../shared/error-message'
@@ -86,20 +86,37 @@ export class SearchService {
     })
   }
 
-  /** Runs `fn`; a damaged index file is thrown away and built again once. */
-  private async guard<T>(sessionId: string, fn: () => Promise<T> | T): Promise<T> {
+  /**
+   * Runs `fn`; a damaged index file is thrown away and built again once, and a lock left by a process that
+   * died (search-db.ts, STALE_LOCK_MS) is let go and `fn` tried again once. `sessionId` null: the index
+   * across sessions alone.
+   */
+  private async guard<T>(sessionId: string | null, fn: () => Promise<T> | T): Promise<T> {
     try {
       return await fn()
     } catch (err) {
+      if (isBusy(err) && !this.closed && this.breakStaleLocks(sessionId)) return fn()
       if (!isCorruption(err) || this.closed) throw err
-      this.o.onError?.(new Error(`The search index of session ${sessionId} was damaged and is being rebuilt: ${errorMessage(err)}`))
-      this.drop(sessionId)
-      deleteSearchDb(searchDbPath(this.o.dataDir, sessionId))
+      this.o.onError?.(
+        new Error(
+          `The search index ${sessionId === null ? 'across sessions' : `of session ${sessionId}`} was damaged and is being rebuilt: ${errorMessage(err)}`
+        )
+      )
+      if (sessionId !== null) {
+        this.drop(sessionId)
+        deleteSearchDb(searchDbPath(this.o.dataDir, sessionId))
+      }
       this.across?.close()
       this.across = null
       deleteSearchDb(allSessionsDbPath(this.o.dataDir))
       return fn()
     }
+  }
+
+  /** Lets go of the locks a dead process left on the session's index and the index across sessions: true when there was one. */
+  private breakStaleLocks(sessionId: string | null): boolean {
+    const session = sessionId !== null && breakStaleLock(searchDbPath(this.o.dataDir, sessionId))
+    return breakStaleLock(allSessionsDbPath(this.o.dataDir)) || session
   }
 
   private index(sessionId: string): SessionSearch {
@@ -142,20 +159,25 @@ export class SearchService {
     await this.o.flush?.(sessionId).catch(() => undefined)
     const run = this.catchUp(sessionId)
     run.catch((err: Error) => this.o.onError?.(err))
-    const finished = await this.settle(run).catch(() => true)
+    // A catch-up that found the index held (by another process, or by one that died: search-db.ts) has not
+    // read everything: the answer says indexing is under way, so the page asks again.
+    let held = false
+    const finished = await this.settle(run).catch((err) => ((held = isBusy(err)), true))
     const p = this.progress.get(sessionId)
+    const indexing = p ? { done: p.done, total: p.total } : { done: 0, total: 1 }
     const answer = () => {
       const index = this.index(sessionId)
       // Still catching up (even before its first batch): the page asks again until it is done.
-      return {
-        hits: index.search(text, limit),
-        agents: index.agents(),
-        ...(!finished ? { indexing: p ? { done: p.done, total: p.total } : { done: 0, total: 1 } } : {})
-      }
+      return { hits: index.search(text, limit), agents: index.agents(), ...(!finished || held ? { indexing } : {}) }
     }
     try {
       return answer()
     } catch (err) {
+      if (isBusy(err) && !this.closed) {
+        // A lock a dead process left is let go and the index catches up; meanwhile, no hits yet.
+        if (this.breakStaleLocks(sessionId)) this.catchUp(sessionId).catch((e: Error) => this.o.onError?.(e))
+        return { hits: [], agents: {}, indexing }
+      }
       if (!isCorruption(err) || this.closed) throw err
       // A damaged page the catch-up did not read: rebuilt from the transcripts, then asked again.
       this.o.onError?.(new Error(`The search index of session ${sessionId} was damaged and is rebuilt: ${errorMessage(err)}`))
@@ -168,8 +190,17 @@ export class SearchService {
 
   /** Titles and transcript documents of the sessions given (a folder's), newest first. */
   async acrossSessions(sessionIds: readonly string[], cwd: string, text: string, limit: number): Promise<{ hits: AcrossHit[]; indexing?: Indexing }> {
+    const held = { hits: [], indexing: { done: 0, total: Math.max(1, sessionIds.length) } }
+    let all: AllSessionsSearch
+    try {
+      all = this.allSessions()
+    } catch (err) {
+      // Held by another process (or one that died, let go of once its lock is old enough): the page asks again.
+      if (!isBusy(err) || this.closed) throw err
+      this.breakStaleLocks(null)
+      return held
+    }
     // Sessions whose index lags behind are caught up one after the other; the answer does not wait long.
-    const all = this.allSessions()
     const lagging: string[] = []
     for (const id of sessionIds) {
       if (this.running.has(id) || this.timers.has(id) || all.copiedUpTo(id) < 0) lagging.push(id)
@@ -191,9 +222,17 @@ export class SearchService {
       })
     }
     const finished = await this.settle(this.sweep.run)
-    const hits = this.guard('(all)', () => this.allSessions().search(text, cwd, limit))
+    const hits = this.guard(null, () => this.allSessions().search(text, cwd, limit)).catch((err) => {
+      // Held by another process: no hits yet, and the page asks again (as while indexing).
+      if (isBusy(err) && !this.closed) return null
+      throw err
+    })
+    if ((await hits) === null) return held
     const stillLagging = lagging.filter((id) => this.running.has(id) || this.allSessions().copiedUpTo(id) < 0).length
-    return { hits: await hits, ...(!finished && stillLagging ? { indexing: { done: sessionIds.length - stillLagging, total: sessionIds.length } } : {}) }
+    return {
+      hits: (await hits) ?? [],
+      ...(!finished && stillLagging ? { indexing: { done: sessionIds.length - stillLagging, total: sessionIds.length } } : {})
+    }
   }
 
   /** A session was deleted: its index went with its folder; it leaves the index across sessions. */
