@@ -41,6 +41,18 @@ async function recordSession(word: string): Promise<void> {
   )
 }
 
+const service = (onError?: (e: Error) => void) => new SearchService({ dataDir, describe: describeSession, waitMs: 10_000, onError })
+
+/** A session whose index a first service built and closed: the index file and its bytes then. */
+async function indexedSession(word: string): Promise<{ db: string; bytes: Buffer }> {
+  await recordSession(word)
+  const first = service()
+  expect((await first.inSession(SID, word, 10)).hits).toHaveLength(1)
+  await first.close()
+  const db = searchDbPath(dataDir, SID)
+  return { db, bytes: readFileSync(db) }
+}
+
 /** Another process that takes the database's write lock and keeps it until it is killed, or told to let go. */
 async function holder(file: string): Promise<ChildProcess> {
   const code = `const { Database } = require(${JSON.stringify(sqlite)}); const db = new Database(${JSON.stringify(file)});
@@ -68,18 +80,13 @@ function ageLock(file: string): void {
 }
 
 it('a process killed while it held a session’s index: the search says it is indexing, keeps the file, and answers once the lock is old enough to be a dead one’s', async () => {
-  await recordSession('pelican')
-  const first = new SearchService({ dataDir, describe: describeSession, waitMs: 10_000 })
-  expect((await first.inSession(SID, 'pelican', 10)).hits).toHaveLength(1)
-  await first.close()
-  const db = searchDbPath(dataDir, SID)
-  const bytes = readFileSync(db)
+  const { db, bytes } = await indexedSession('pelican')
 
   await killed(await holder(db))
   expect(existsSync(`${db}.lock`)).toBe(true) // left behind by the kill
 
   const errors: string[] = []
-  const second = new SearchService({ dataDir, describe: describeSession, waitMs: 10_000, onError: (e) => errors.push(e.message) })
+  const second = service((e) => errors.push(e.message))
   // While the lock could still be a live process's: no hits yet, no failure, and the page is told to ask again.
   const early = await second.inSession(SID, 'pelican', 10)
   expect(early.hits).toEqual([])
@@ -96,15 +103,10 @@ it('a process killed while it held a session’s index: the search says it is in
 })
 
 it('a live process holding the index: its lock is left alone and its file kept; the search answers once it lets go', async () => {
-  await recordSession('heron')
-  const first = new SearchService({ dataDir, describe: describeSession, waitMs: 10_000 })
-  expect((await first.inSession(SID, 'heron', 10)).hits).toHaveLength(1)
-  await first.close()
-  const db = searchDbPath(dataDir, SID)
-  const bytes = readFileSync(db)
+  const { db, bytes } = await indexedSession('heron')
 
   const child = await holder(db)
-  const second = new SearchService({ dataDir, describe: describeSession, waitMs: 10_000 })
+  const second = service()
   const held = await second.inSession(SID, 'heron', 10)
   expect(held).toMatchObject({ hits: [], indexing: expect.anything() })
   expect(existsSync(`${db}.lock`)).toBe(true)
@@ -121,13 +123,13 @@ it('a live process holding the index: its lock is left alone and its file kept; 
 
 it('a process killed while it held the index across sessions: the search across sessions says it is indexing, then answers', async () => {
   await recordSession('cormorant')
-  const first = new SearchService({ dataDir, describe: describeSession, waitMs: 10_000 })
+  const first = service()
   expect((await first.acrossSessions([SID], '/work/project', 'cormorant', 10)).hits.length).toBeGreaterThan(0)
   await first.close()
   const across = allSessionsDbPath(dataDir)
 
   await killed(await holder(across))
-  const second = new SearchService({ dataDir, describe: describeSession, waitMs: 10_000 })
+  const second = service()
   const early = await second.acrossSessions([SID], '/work/project', 'cormorant', 10)
   expect(early).toMatchObject({ hits: [], indexing: { done: 0, total: 1 } })
 

@@ -195,9 +195,9 @@ export class SearchService {
     try {
       all = this.allSessions()
     } catch (err) {
-      // Held by another process (or one that died, let go of once its lock is old enough): the page asks again.
+      // Held by another process (or one that died, whose lock the open lets go of once it is old enough): the
+      // page asks again.
       if (!isBusy(err) || this.closed) throw err
-      this.breakStaleLocks(null)
       return held
     }
     // Sessions whose index lags behind are caught up one after the other; the answer does not wait long.
