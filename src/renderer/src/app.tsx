@@ -77,9 +77,10 @@ export function App() {
   return (
     <div className={`app${lost ? ' app-lost' : ''}`}>
       {lost && <ConnectionLost />}
-      {/* Lost: nothing on the page can act (Allow, Send, Stop…) until the host answers again. A disabled
-          fieldset disables every control in it; inert takes the rest (rows, links) out of pointer and keys. */}
-      <fieldset className="app-frame" disabled={lost} inert={lost} aria-hidden={lost || undefined}>
+      {/* Lost: nothing on the page can act (Allow, Send, Stop…) until the host answers again. inert takes every
+          control, row and link out of pointer, focus and keys; aria-disabled says so of every control in it. Not a
+          disabled fieldset: Chromium left the main area unlaid (a blank pane) after a dialog inside one closed. */}
+      <div className="app-frame" inert={lost} aria-disabled={lost || undefined} aria-hidden={lost || undefined}>
         <AppActions />
         <Sidebar />
         <main className="main">
@@ -100,13 +101,11 @@ export function App() {
         {dialog === 'open-folder' && <OpenFolderDialog />}
         <ChangesDialog />
         <OpenWorktreeDialogs />
+        {trustOpen && <TrustDialog />}
         {searchOpen && <SearchView />}
         {dialog === 'shortcuts' && <ShortcutsSheet />}
         {dialog === 'palette' && <CommandPalette />}
-      </fieldset>
-      {/* Outside the fieldset: Chromium left the main area unlaid (0×0, a blank new-session view) after this modal
-          dialog closed inside the display: contents fieldset. */}
-      {trustOpen && <TrustDialog />}
+      </div>
     </div>
   )
 }
