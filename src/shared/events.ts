@@ -221,7 +221,11 @@ export interface ToolEndEvent extends EventBase {
   output: string
   /** Structured details for the UI (e.g. a spawned subagent's id). */
   details?: unknown
+  /** From the call's hand-off to its result: hooks, rules, the sandbox's start and the person's answer included. */
   durationMs: number
+  /** How long the tool itself ran, from the moment it was let run to its result; absent when it never ran
+   *  (invalid input, denied). Absent in transcripts written before it was recorded. */
+  runMs?: number
 }
 
 export interface UsageEvent extends EventBase {

@@ -81,6 +81,8 @@ export interface ToolCall {
   runStartedAt?: number
   endedAt?: number
   durationMs?: number
+  /** The tool's own run, without what came before it (hooks, the sandbox's start, the person's answer). */
+  runMs?: number
   /** For Agent/Task calls: the subagent it started. */
   childAgentId?: string
   /** A permission request waiting on this call. */

@@ -42,6 +42,7 @@ export function toolEnd(d: SessionDraft, a: AgentState, e: ToolEndEvent): void {
   t.output = e.output
   t.details = e.details
   t.durationMs = e.durationMs
+  if (e.runMs !== undefined) t.runMs = e.runMs
   t.endedAt = e.ts
   if (t.runStartedAt === undefined) t.runStartedAt = e.ts - (e.durationMs ?? 0)
   t.permissionRequestId = undefined

@@ -31,8 +31,14 @@ export interface ToolRunContext {
 
 const ALLOW: FinalVerdict = { behavior: 'allow' }
 
+/** When the tool itself ran (monotonic ms): from the moment steps 2-6 let it run to its result. */
+interface RunSpan {
+  start?: number
+  end?: number
+}
+
 /** Steps 1-8: everything that happens for one call before and while its tool runs, minus events. */
-async function decideAndRun(call: ToolCall, ctx: ToolRunContext, batch: readonly ToolCall[]): Promise<ToolResult> {
+async function decideAndRun(call: ToolCall, ctx: ToolRunContext, batch: readonly ToolCall[], span: RunSpan): Promise<ToolResult> {
   const checked = validate(call, ctx.tools)
   if (checked.behavior === 'deny') return { content: checked.message, isError: true }
   const { tool } = checked
@@ -54,6 +60,7 @@ async function decideAndRun(call: ToolCall, ctx: ToolRunContext, batch: readonly
   // Files may change from here: searches list the folder afresh (before the tool and once it is done).
   if (changesFiles) noteWrite()
   const started = Date.now()
+  span.start = monotonicMs()
   const done = invokeTool(tool, input, {
     rawInput,
     signal: ctx.signal,
@@ -66,6 +73,7 @@ async function decideAndRun(call: ToolCall, ctx: ToolRunContext, batch: readonly
   })
   if (changesFiles) void done.finally(noteWrite).catch(() => undefined)
   let result = await done
+  span.end = monotonicMs()
   if (ctx.afterToolCall) result = await ctx.afterToolCall(tool, { rawInput, toolUseId: call.id, signal: ctx.signal, durationMs: Date.now() - started }, result)
   // The person's words with their approval reach the model with the result.
   const note = personAllowedNote(verdict.feedback)
@@ -95,7 +103,10 @@ function raceAbort(work: Promise<ToolResult>, call: ToolCall, aborted: Promise<v
 export async function runToolCall(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void>, batch: readonly ToolCall[]): Promise<ToolCallOutcome> {
   const startedAt = monotonicMs()
   ctx.emit({ type: 'tool_run', toolUseId: call.id, name: call.name, input: call.input })
-  const result = await raceAbort(decideAndRun(call, ctx, batch), call, aborted, ctx.signal)
+  const span: RunSpan = {}
+  const result = await raceAbort(decideAndRun(call, ctx, batch, span), call, aborted, ctx.signal)
   const cap = ctx.tools.get(call.name)?.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
-  return recordResult(call, result, { cap, startedAt, emit: ctx.emit, ...(ctx.outputDir ? { outputDir: ctx.outputDir } : {}) })
+  // A tool cut off by a stop ran until now; one never let run (invalid, denied) has no run time.
+  const ranMs = span.start === undefined ? undefined : (span.end ?? monotonicMs()) - span.start
+  return recordResult(call, result, { cap, startedAt, ranMs, emit: ctx.emit, ...(ctx.outputDir ? { outputDir: ctx.outputDir } : {}) })
 }

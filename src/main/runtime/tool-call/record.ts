@@ -19,7 +19,7 @@ export interface ToolCallOutcome {
 export async function recordResult(
   call: { id: string; name: string },
   result: ToolResult,
-  opts: { cap: number; outputDir?: string; startedAt: number; emit: (payload: EventPayload) => void }
+  opts: { cap: number; outputDir?: string; startedAt: number; ranMs?: number; emit: (payload: EventPayload) => void }
 ): Promise<ToolCallOutcome> {
   const content =
     result.content === '' ? `(${call.name} completed with no output)` : await limitOutput(redactText(result.content), opts.cap, opts.outputDir, call.id)
@@ -31,7 +31,8 @@ export async function recordResult(
     isError: outcome.isError,
     output: content,
     details: outcome.details,
-    durationMs: Math.round(monotonicMs() - opts.startedAt)
+    durationMs: Math.round(monotonicMs() - opts.startedAt),
+    ...(opts.ranMs !== undefined ? { runMs: Math.round(opts.ranMs) } : {})
   })
   return outcome
 }

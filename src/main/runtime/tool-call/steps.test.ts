@@ -188,6 +188,34 @@ describe('the pipeline', () => {
     const denied = await runToolCall(call, ctx({ beforeToolCall: async () => ({ behavior: 'deny', message: 'No.' }) }), new Promise(() => {}), [call])
     expect(denied).toMatchObject({ content: 'No.', isError: true })
   })
+
+  it("records the tool's own run apart from the steps before it (a slow hook, the sandbox starting, the person)", async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+    const slow = defineTool({
+      name: 'Slow',
+      description: 'slow',
+      schema: z.object({}),
+      readOnly: true,
+      async execute() {
+        await sleep(100)
+        return { content: 'done' }
+      }
+    })
+    const events: EventPayload[] = []
+    const tools = new Map([['Slow', slow]])
+    const before = async () => (await sleep(400), { behavior: 'allow' as const })
+    await runToolCall({ id: 's', name: 'Slow', input: {} }, ctx({ tools, emit: (e) => events.push(e), beforeToolCall: before }), new Promise(() => {}), [])
+    const end = events.find((e) => e.type === 'tool_end')
+    if (end?.type !== 'tool_end') throw new Error('no tool_end')
+    expect(end.durationMs).toBeGreaterThanOrEqual(490)
+    expect(end.runMs).toBeGreaterThanOrEqual(95)
+    expect(end.runMs).toBeLessThan(end.durationMs - 300)
+    // A call never let run has no run time.
+    events.length = 0
+    const deny = async () => ({ behavior: 'deny' as const, message: 'No.' })
+    await runToolCall({ id: 'd', name: 'Slow', input: {} }, ctx({ tools, emit: (e) => events.push(e), beforeToolCall: deny }), new Promise(() => {}), [])
+    expect(events.find((e) => e.type === 'tool_end')).not.toHaveProperty('runMs')
+  })
 })
 
 describe('searches beside a call', () => {

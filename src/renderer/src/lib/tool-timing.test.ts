@@ -26,6 +26,14 @@ describe('tool timing', () => {
     expect(timingText(timing)).toBe('7.0 s, after 50 s waiting for you')
   })
 
+  it("the tool's own recorded run is its time: what came before the question (a hook, the sandbox starting) is not in it", () => {
+    // Handed off at 0; 0.8 s of Fanout's own work; asked at 0.8 s; answered at 4.8 s; the command ran 0.4 s.
+    const waits = permissionWaits({ r1: request('r1', 'tu1', 800, 4_800) })
+    const timing = toolTiming({ durationMs: 5_200, runMs: 400 }, waits.get('tu1'))
+    expect(timing).toEqual({ runMs: 400, waitMs: 4_000 })
+    expect(timingText(timing)).toBe('400 ms, after 4.0 s waiting for you')
+  })
+
   it('requests still waiting, or not tied to a call, add nothing; two answers to one call add up', () => {
     const waits = permissionWaits({
       r1: request('r1', 'tu1', 0, 2_000),

@@ -1,6 +1,8 @@
-// A tool call's time as the person reads it. The runtime times a call from the moment it is handed to the
-// tool, which includes waiting for the person's permission: a Bash call that ran for 7 s after waiting 50 s
-// read "57 s". The wait is known from the permission requests the call raised, so it is taken back out here.
+// A tool call's time as the person reads it. A call's duration runs from its hand-off, which includes waiting
+// for the person's permission (a Bash call that ran for 7 s after waiting 50 s read "57 s") and what came
+// before the question (hooks, the sandbox's first start: a 0.4 s command read "1.3 s"). The runtime records
+// the tool's own run (runMs) and that is its time; for calls recorded before it did, the wait known from the
+// call's permission requests is taken out of the duration.
 import type { PermissionState, ToolCall } from '../../../shared/view/session-state'
 import { formatDuration } from './format'
 
@@ -30,10 +32,10 @@ export interface ToolTiming {
   waitMs: number
 }
 
-export function toolTiming(tool: Pick<ToolCall, 'durationMs'>, waitMs = 0): ToolTiming {
+export function toolTiming(tool: Pick<ToolCall, 'durationMs' | 'runMs'>, waitMs = 0): ToolTiming {
   if (tool.durationMs === undefined) return { waitMs }
   const wait = Math.min(waitMs, tool.durationMs)
-  return { runMs: tool.durationMs - wait, waitMs: wait }
+  return { runMs: tool.runMs ?? tool.durationMs - wait, waitMs: wait }
 }
 
 /** A wait shorter than this is not worth a mention (an answer given at once). */
