@@ -56,6 +56,15 @@ export class SessionSandbox {
     }
   }
 
+  /**
+   * Starts the sandbox while a Bash call's input is still streaming from the model. Its first start (the
+   * library, its proxies, a probe run in bubblewrap) takes most of a second, which the call's permission
+   * question or its run would otherwise wait out; done here it overlaps the model's writing of the command.
+   */
+  warm(): void {
+    void this.runtime().ready()
+  }
+
   /** Whether commands can be sandboxed; the first "no" is told to the person as a notice on the main agent. */
   readonly state = async (): Promise<SandboxState> => {
     const status = await this.runtime().ready()

@@ -285,6 +285,7 @@ export class AgentSession {
     this.history?.note(event)
     this.bus.emit(event)
     this.extensions.onEvent(event)
+    if (event.type === 'tool_start' && event.name === 'Bash') this.sandbox.warm()
   }
 
   /** Effective agent definitions (the CLI's list of agent types). */
