@@ -124,6 +124,18 @@ describe('fanout run when its surroundings fail', () => {
     expect(third.code).toBe(0)
     expect(JSON.parse(third.stdout).result).toBe('answer to third')
   })
+
+  it('a run that fails while a Bash call is still streaming (its sandbox starting) ends at once, saying why', async () => {
+    const { project, env } = cliProject('fanout-bash-cut-', {})
+    // The Bash call's block starts (the sandbox starts with it), then the stream fails for good.
+    server = await serve({ respond: () => reply.errorAfter(1, reply.toolUse('Bash', { command: 'echo hi' }), 'invalid_request_error') })
+    const started = Date.now()
+    const r = await runCli(['run', '-p', 'test it', '--cwd', project], { env: env(server.url), timeoutMs: 30_000 })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/invalid_request_error|invalid request/i)
+    // Not held open by the sandbox's proxies: the process ends with the run (a hold would last until killed).
+    expect(Date.now() - started).toBeLessThan(25_000)
+  })
 })
 
 async function findSession(dataDir: string): Promise<{ sessionId: string }> {

@@ -138,6 +138,11 @@ export class SandboxRuntime {
     return (this.status ??= this.start())
   }
 
+  /** Once a start under way (if any) has finished, probe included. */
+  async settled(): Promise<void> {
+    await this.status
+  }
+
   private async start(): Promise<SandboxStatus> {
     if (this.opts.disabledReason) return { available: false, reason: this.opts.disabledReason }
     const started = monotonicMs()
@@ -208,6 +213,9 @@ export class SandboxRuntime {
  */
 export async function shutdownSandbox(): Promise<void> {
   if (!initialized) return
+  // A start begun as a Bash call streamed, in a run that ended before the call ran, finishes its probe first:
+  // the library is not reset under a wrap in progress.
+  await shared?.settled()
   const started = initialized
   initialized = undefined
   shared = undefined
