@@ -3,7 +3,7 @@
 // the concrete type of every command node, so it cannot be classified, and it starts a Go runtime per parse)
 // and over tree-sitter-bash (it recovers from errors, so a command it misreads still yields a plausible tree).
 // mvdan/sh refuses what it does not understand, parses synchronously in well under a millisecond, and is
-// loaded on first use (~45 ms), not at start-up.
+// loaded on first use (~45-200 ms), not at start-up: as a Bash call begins streaming (session.ts warmForBash).
 import { createRequire } from 'node:module'
 import type { ShNode, ShParser, syntax as Syntax } from 'mvdan-sh'
 
@@ -34,6 +34,15 @@ function load(): NonNullable<typeof api> {
 }
 
 export type { ShNode }
+
+/** Loads the parser now (the first Bash call's permission decision would otherwise wait for it). */
+export function warmShellParser(): void {
+  load()
+}
+
+export function shellParserLoaded(): boolean {
+  return api !== undefined
+}
 
 export type ShellParse = { ok: true; file: ShNode; source: string } | { ok: false; error: string }
 
