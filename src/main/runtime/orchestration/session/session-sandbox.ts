@@ -6,6 +6,7 @@ import { isReadOnlyAgent, type SandboxState } from '../../permissions'
 import type { BashSandboxOptions } from '../../tools/bash-sandbox'
 import type { AgentHandle } from '../runs/agent-registry'
 import { SandboxRuntime, sharedSandboxRuntime } from '../../security/sandbox/sandbox-runtime'
+import { shellParserLoaded, warmShellParser } from '../../permissions/shell/parse-shell'
 
 export interface SessionSandboxOptions {
   sessionId: string
@@ -57,12 +58,14 @@ export class SessionSandbox {
   }
 
   /**
-   * Starts the sandbox while a Bash call's input is still streaming from the model. Its first start (the
-   * library, its proxies, a probe run in bubblewrap) takes most of a second, which the call's permission
-   * question or its run would otherwise wait out; done here it overlaps the model's writing of the command.
+   * Readies what a Bash call's permission decision needs while the call is still streaming from the model, so
+   * that its first time in a process overlaps the model's writing of the command instead of delaying the
+   * question or the run: the sandbox (the library, its proxies, a probe run in bubblewrap: most of a second)
+   * and the shell parser (~0.1 s of loading, after the event that called this has gone out).
    */
-  warm(): void {
+  warmForBash(): void {
     void this.runtime().ready()
+    if (!shellParserLoaded()) setImmediate(warmShellParser)
   }
 
   /** Whether commands can be sandboxed; the first "no" is told to the person as a notice on the main agent. */

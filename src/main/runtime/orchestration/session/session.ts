@@ -46,7 +46,6 @@ import type { CommandDefinition } from '../../commands'
 import { DEFAULT_BACKGROUND_STALL_MS, mainConfigOf, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 import type { SessionPermissions } from './session-permissions'
 import type { SessionSandbox } from './session-sandbox'
-import { shellParserLoaded, warmShellParser } from '../../permissions/shell/parse-shell'
 import type { SessionSettings } from './session-settings'
 
 const tokensOf = (u: Usage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens
@@ -286,17 +285,7 @@ export class AgentSession {
     this.history?.note(event)
     this.bus.emit(event)
     this.extensions.onEvent(event)
-    if (event.type === 'tool_start' && event.name === 'Bash') this.warmForBash()
-  }
-
-  /**
-   * What a Bash call's permission decision needs and takes long the first time in a process, started while the
-   * model is still writing the command: the sandbox (most of a second) and the shell parser (~0.1 s of loading,
-   * after this event has gone out).
-   */
-  private warmForBash(): void {
-    this.sandbox.warm()
-    if (!shellParserLoaded()) setImmediate(warmShellParser)
+    if (event.type === 'tool_start' && event.name === 'Bash') this.sandbox.warmForBash()
   }
 
   /** Effective agent definitions (the CLI's list of agent types). */

@@ -3,7 +3,7 @@
 // the concrete type of every command node, so it cannot be classified, and it starts a Go runtime per parse)
 // and over tree-sitter-bash (it recovers from errors, so a command it misreads still yields a plausible tree).
 // mvdan/sh refuses what it does not understand, parses synchronously in well under a millisecond, and is
-// loaded on first use (~45-200 ms), not at start-up: as a Bash call begins streaming (session.ts warmForBash).
+// loaded on first use (~45-200 ms), not at start-up: as a Bash call begins streaming (SessionSandbox.warmForBash).
 import { createRequire } from 'node:module'
 import type { ShNode, ShParser, syntax as Syntax } from 'mvdan-sh'
 
