@@ -42,6 +42,9 @@ test('first run, live fan-out, permission, timeline, settings, finished', async 
   await page.getByTestId('maximized-panel').getByTestId('panel-maximize').click()
 
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
+  // The demo's own words as written: none taken for a secret and redacted.
+  await expect(page.getByTestId('transcript')).toContainText('This is a scripted demo')
+  await expect(page.getByTestId('transcript')).not.toContainText('[REDACTED]')
   await shoot(page, '06-finished')
 
   // A follow-up gets the scripted demo's own answer; the session does not fail.

@@ -1,6 +1,7 @@
 // The e2e suite's RuntimeHost: the real host and runtime, with the Anthropic API replaced by the
 // scripted Messages server (e2e-model.ts). Everything else — agents, tools, permissions, worktrees,
 // transcripts, settings and the key store — is the product's own.
+import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createModelClient } from '../../src/main/runtime/model/client'
@@ -11,6 +12,8 @@ import { SandboxRuntime } from '../../src/main/runtime/security/sandbox/sandbox-
 import { credentialsPath, saveApiKey } from '../../src/main/runtime/store'
 import type { RuntimeHost } from '../../src/shared/host'
 import { e2eScript } from './e2e-model'
+
+const E2E_KEY = `e2e-${randomBytes(18).toString('base64url')}`
 
 export interface E2eHostOptions {
   cwd: string
@@ -51,7 +54,9 @@ export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> 
     // As without the scripted server: no key saved (first run, "Skip for now"), no session.
     createClient: () => {
       if (!existsSync(credentialsPath(opts.dataDir))) throw new MissingCredentialsError()
-      return createModelClient({ apiKey: 'scripted', baseURL: server.url, maxRetries: 1, env: {} })
+      // Not a word: the key is registered as a secret and redacted wherever it shows, and the key 'scripted'
+      // made the demo's screenshots read "This is a [REDACTED] demo".
+      return createModelClient({ apiKey: E2E_KEY, baseURL: server.url, maxRetries: 1, env: {} })
     },
     sessionDefaults: {
       managedSettingsFile: null,

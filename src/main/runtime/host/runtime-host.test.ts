@@ -196,6 +196,9 @@ describe('LocalRuntimeHost', () => {
     await until(() => answered(2), 'the answer to the follow-up')
     const last = events.filter((e) => e.type === 'agent_end' && e.parentAgentId === null).at(-1)!
     expect(last).toMatchObject({ status: 'completed', result: expect.stringContaining('You asked: “Now list the biggest files”.') })
+    // The demo's own words are not taken for its key: nothing of them is redacted.
+    expect(last).toMatchObject({ result: expect.stringContaining('This session is a **scripted demo**') })
+    expect(JSON.stringify(events)).not.toContain('[REDACTED]')
 
     // After a restart the demo reopens under the same title, and a follow-up still gets the demo's answer.
     await h.close()
