@@ -44,6 +44,13 @@ export interface RunStats {
    * replies, one per turn, and the longest chain of one agent's replies. The same replies for both sides.
    */
   criticalOutputMs: number
+  /**
+   * A fan-out's hand-offs on its critical path, in ms of the server's clock (null outside a fan-out): the main
+   * agent's reply end → the last worker's first request, that worker's tool reply end → its next request, the
+   * last worker's answer end → the main agent's next request. `lastReply` is the epoch ms the main agent's last
+   * reply ended: the printed answer after it is the fourth hand-off (vs-claude-code.ts).
+   */
+  handOffs: { spawn: number; tool: number; report: number; lastReply: number } | null
 }
 
 /** The agent a request is of: a worker or fork by its task, the main agent by the bench mark, else none (a side request). */
@@ -67,6 +74,26 @@ function criticalOutputMs(reqs: RecordedRequest[]): number {
     else if (who) agents.set(who, (agents.get(who) ?? 0) + ms)
   }
   return [...mainTurns.values()].reduce((a, b) => a + b, 0) + Math.max(0, ...agents.values())
+}
+
+/** See RunStats.handOffs: by the requests' agents and turns (the worker whose first request came last). */
+function handOffsOf(reqs: RecordedRequest[]): RunStats['handOffs'] {
+  const main = reqs.filter((r) => agentOf(r) === 'main')
+  const mainTurn = (t: number) => main.find((r) => r.turn === t)
+  const workers = reqs.filter((r) => agentOf(r)?.startsWith('worker '))
+  const firsts = workers.filter((r) => r.turn === 0)
+  const answers = workers.filter((r) => r.turn === 1)
+  const [m0, m1] = [mainTurn(0), mainTurn(1)]
+  if (!m0?.repliedAt || !m1?.repliedAt || !firsts.length || answers.length !== firsts.length) return null
+  const last = firsts.reduce((a, b) => (b.receivedAt > a.receivedAt ? b : a))
+  const next = answers.find((r) => agentOf(r) === agentOf(last))
+  if (!last.repliedAt || !next || answers.some((r) => r.repliedAt === undefined)) return null
+  return {
+    spawn: last.receivedAt - m0.repliedAt,
+    tool: next.receivedAt - last.repliedAt,
+    report: m1.receivedAt - Math.max(...answers.map((r) => r.repliedAt!)),
+    lastReply: performance.timeOrigin + m1.repliedAt
+  }
 }
 
 /** Every bench prompt holds this: the request carrying it is the one that works on the person's prompt. */
@@ -174,16 +201,9 @@ function requestLog(reqs: RecordedRequest[]): string {
     const billed = c ? c.uncached + CACHE_PRICE.write5m * c.write5m + CACHE_PRICE.write1h * c.write1h + CACHE_PRICE.read * c.read : r.inputTokens
     return [
       who.padEnd(40),
-      `at ${Math.round(r.receivedAt - first)
-        .toString()
-        .padStart(6)} ms`,
-      `replied ${
-        r.repliedAt === undefined
-          ? '     -'
-          : Math.round(r.repliedAt - first)
-              .toString()
-              .padStart(6)
-      } ms`,
+      // To a tenth of a millisecond: a hand-off between agents is a few milliseconds (cost-and-prompt-cache.md).
+      `at ${(r.receivedAt - first).toFixed(1).padStart(8)} ms`,
+      `replied ${r.repliedAt === undefined ? '       -' : (r.repliedAt - first).toFixed(1).padStart(8)} ms`,
       `output ${Math.round(r.outputMs ?? 0)} ms`,
       `turn ${r.turn}`,
       r.model,
@@ -246,7 +266,8 @@ export async function serveCost(): Promise<void> {
         peak: reqs.reduce((n, r) => Math.max(n, r.inputTokens), 0),
         tooLong: reqs.filter((r) => r.inputTokens > contextWindowFor(r.model)).length,
         summaries: reqs.filter((r) => isSummary(r) && r.inputTokens <= contextWindowFor(r.model)).length,
-        criticalOutputMs: criticalOutputMs(reqs)
+        criticalOutputMs: criticalOutputMs(reqs),
+        handOffs: handOffsOf(reqs)
       }
       if (process.env.BENCH_REQUEST_LOG) appendFileSync(process.env.BENCH_REQUEST_LOG, requestLog(reqs))
       if (process.env.BENCH_REQUEST_BODIES) appendFileSync(process.env.BENCH_REQUEST_BODIES, `${JSON.stringify(reqs.map((r) => r.body))}\n`)

@@ -79,6 +79,8 @@ interface Measured {
   note?: string
   /** The run's final text (its result). */
   answer: string
+  /** Its fan-out hand-offs (RunStats.handOffs), the last reply's end → the printed answer fourth; null outside a fan-out. */
+  handOffs: number[] | null
 }
 
 const billed = (s: RunStats) => s.uncached + CACHE_PRICE.write5m * s.write5m + CACHE_PRICE.write1h * s.write1h + CACHE_PRICE.read * s.read
@@ -93,12 +95,19 @@ const dollars = (s: RunStats, model = MODEL) =>
 const overheadOf = (endedAt: number, stats: RunStats, modelCalls: number, pace: Pace): number =>
   endedAt - stats.firstArrival - modelCalls * pace.latency - stats.criticalOutputMs
 
+/** A run's four fan-out hand-offs (RunStats.handOffs, then the last reply → the printed answer), or null. */
+const handOffsOf = (endedAt: number, stats: RunStats): number[] | null => {
+  const h = stats.handOffs
+  return h ? [h.spawn, h.tool, h.report, endedAt - h.lastReply] : null
+}
+
 /** A run of either side (`fanout run` or `claude -p`, both print a JSON result), measured the same way. */
 function measured(run: { code: number | null; endedAt: number; result: any; stderr: string }, stats: RunStats, modelCalls: number, pace: Pace): Measured {
   const ok = run.code === 0 && run.result?.is_error === false
   return {
     stats,
     overhead: overheadOf(run.endedAt, stats, modelCalls, pace),
+    handOffs: handOffsOf(run.endedAt, stats),
     ok,
     answer: String(run.result?.result ?? ''),
     ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {})
@@ -131,7 +140,12 @@ async function fanout(
 }
 
 /** The fan-out's hops by the SDK alone (sdk-floor.ts), its overhead computed as the two sides' are; null when it failed. */
-async function sdkFloorRun(server: CostServer, p: { cwd: string }, prompt: string, pace: Pace): Promise<number | null> {
+async function sdkFloorRun(
+  server: CostServer,
+  p: { cwd: string },
+  prompt: string,
+  pace: Pace
+): Promise<{ overhead: number; handOffs: number[] | null } | null> {
   await server.reset(pace.latency, pace.rate)
   const run = await runSdkFloorProcess({ root: ROOT, cwd: p.cwd, baseUrl: server.url, prompt, model: MODEL })
   const stats = await server.stats()
@@ -139,7 +153,14 @@ async function sdkFloorRun(server: CostServer, p: { cwd: string }, prompt: strin
     console.log(`  the SDK-alone run failed: ${run.note}`)
     return null
   }
-  return overheadOf(run.endedAt, stats, CRITICAL_CALLS, pace)
+  return { overhead: overheadOf(run.endedAt, stats, CRITICAL_CALLS, pace), handOffs: handOffsOf(run.endedAt, stats) }
+}
+
+/** Each hand-off's median over the runs that have them, `a / b / c / d` ms; null when none has. */
+function handOffMedians(runs: Array<number[] | null>): string | null {
+  const all = runs.filter((h): h is number[] => h !== null)
+  if (!all.length) return null
+  return [0, 1, 2, 3].map((i) => median(all.map((h) => h[i]!)).toFixed(1)).join(' / ')
 }
 
 async function claudeCode(
@@ -242,6 +263,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const fan: Measured[] = []
       const claude: Measured[] = []
       const floor: number[] = []
+      const floorHandOffs: Array<number[] | null> = []
       // Sharing off runs as often as the default, in the same rounds: the latency the default's sharing adds is
       // a difference of two medians, not of a median and one run (which swung it from −6 to +7 ms).
       const offs: Measured[] = []
@@ -249,7 +271,10 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         fan.push(await fanout(server, p, prompt, 'first', FAN_PACE, CRITICAL_CALLS))
         if (bin) claude.push(await claudeCode(server, p, prompt, FAN_PACE, CRITICAL_CALLS))
         const bare = await sdkFloorRun(server, p, prompt, FAN_PACE)
-        if (bare !== null) floor.push(bare)
+        if (bare !== null) {
+          floor.push(bare.overhead)
+          floorHandOffs.push(bare.handOffs)
+        }
         offs.push(await fanout(server, p, prompt, 'off', FAN_PACE, CRITICAL_CALLS))
       }
       // Prewarm once, for its cost: the latency it adds (a whole model call) does not need a median to be seen.
@@ -285,6 +310,16 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
           `  billed input: Fanout ${n(billed(first.stats))} vs Claude Code ${n(billed(cc.stats))} (1/${(billed(cc.stats) / billed(first.stats)).toFixed(1)}); overhead median: Fanout ${ms(fm)} vs Claude Code ${ms(cm)} (1/${(cm / Math.max(1, fm)).toFixed(1)})`
         )
       }
+      // Where each side's overhead goes: the same four hand-offs, by the server's clock (the last by the printed answer).
+      const sides = [
+        ['Fanout', handOffMedians(fan.map((m) => m.handOffs))],
+        ['Claude Code', handOffMedians(claude.map((m) => m.handOffs))],
+        ['the SDK alone', handOffMedians(floorHandOffs)]
+      ].filter((x): x is [string, string] => x[1] !== null)
+      if (sides.length)
+        console.log(
+          `  hand-offs on the critical path, medians in ms (main agent's reply → last worker's request / its tool reply → its next request / last answer → main agent's request / last reply → answer printed): ${sides.map(([who, h]) => `${who} ${h}`).join('; ')}`
+        )
       for (const m of [...fan, prewarm, ...offs, ...claude]) if (!m.ok) console.log(`  a run failed: ${m.note}`)
       const figures: SizeFigures = {
         claudeCodeAgents: cc ? cc.stats.agents : null,
