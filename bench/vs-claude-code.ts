@@ -96,7 +96,7 @@ const overheadOf = (endedAt: number, stats: RunStats, modelCalls: number, pace: 
   endedAt - stats.firstArrival - modelCalls * pace.latency - stats.criticalOutputMs
 
 /** A run's four fan-out hand-offs (RunStats.handOffs, then the last reply → the printed answer), or null. */
-const handOffsOf = (endedAt: number, stats: RunStats): number[] | null => {
+const fourHandOffs = (endedAt: number, stats: RunStats): number[] | null => {
   const h = stats.handOffs
   return h ? [h.spawn, h.tool, h.report, endedAt - h.lastReply] : null
 }
@@ -107,7 +107,7 @@ function measured(run: { code: number | null; endedAt: number; result: any; stde
   return {
     stats,
     overhead: overheadOf(run.endedAt, stats, modelCalls, pace),
-    handOffs: handOffsOf(run.endedAt, stats),
+    handOffs: fourHandOffs(run.endedAt, stats),
     ok,
     answer: String(run.result?.result ?? ''),
     ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {})
@@ -153,7 +153,7 @@ async function sdkFloorRun(
     console.log(`  the SDK-alone run failed: ${run.note}`)
     return null
   }
-  return { overhead: overheadOf(run.endedAt, stats, CRITICAL_CALLS, pace), handOffs: handOffsOf(run.endedAt, stats) }
+  return { overhead: overheadOf(run.endedAt, stats, CRITICAL_CALLS, pace), handOffs: fourHandOffs(run.endedAt, stats) }
 }
 
 /** Each hand-off's median over the runs that have them, `a / b / c / d` ms; null when none has. */
@@ -262,8 +262,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const loadBefore = load()
       const fan: Measured[] = []
       const claude: Measured[] = []
-      const floor: number[] = []
-      const floorHandOffs: Array<number[] | null> = []
+      const floor: Array<{ overhead: number; handOffs: number[] | null }> = []
       // Sharing off runs as often as the default, in the same rounds: the latency the default's sharing adds is
       // a difference of two medians, not of a median and one run (which swung it from −6 to +7 ms).
       const offs: Measured[] = []
@@ -271,17 +270,14 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         fan.push(await fanout(server, p, prompt, 'first', FAN_PACE, CRITICAL_CALLS))
         if (bin) claude.push(await claudeCode(server, p, prompt, FAN_PACE, CRITICAL_CALLS))
         const bare = await sdkFloorRun(server, p, prompt, FAN_PACE)
-        if (bare !== null) {
-          floor.push(bare.overhead)
-          floorHandOffs.push(bare.handOffs)
-        }
+        if (bare !== null) floor.push(bare)
         offs.push(await fanout(server, p, prompt, 'off', FAN_PACE, CRITICAL_CALLS))
       }
       // Prewarm once, for its cost: the latency it adds (a whole model call) does not need a median to be seen.
       const prewarm = await fanout(server, p, prompt, 'prewarm', FAN_PACE, CRITICAL_CALLS)
       const off = medianRun(offs)
       const first = medianRun(fan)
-      const medianOverhead = (runs: Measured[]) => median(runs.map((x) => x.overhead))
+      const medianOverhead = (runs: ReadonlyArray<{ overhead: number }>) => median(runs.map((x) => x.overhead))
       const [fanOverhead, offOverhead] = [medianOverhead(fan), medianOverhead(offs)]
       const cc = claude.length ? medianRun(claude) : null
       console.log(
@@ -302,7 +298,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         console.log(`  Claude Code ran ${cc.stats.agents} of the ${size} agents asked for (its own limits refused the rest): its row is not the same work`)
       if (floor.length)
         console.log(
-          `  the SDK alone on the same hops (a fresh process, the SDK's own fetch; no transcripts, permissions or events, smaller requests; sdk-floor.ts): overhead median ${ms(median(floor))}, min ${ms(Math.min(...floor))}`
+          `  the SDK alone on the same hops (a fresh process, the SDK's own fetch; no transcripts, permissions or events, smaller requests; sdk-floor.ts): overhead median ${ms(medianOverhead(floor))}, min ${ms(Math.min(...floor.map((f) => f.overhead)))}`
         )
       if (cc) {
         const [fm, cm] = [fanOverhead, medianOverhead(claude)]
@@ -314,7 +310,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const sides = [
         ['Fanout', handOffMedians(fan.map((m) => m.handOffs))],
         ['Claude Code', handOffMedians(claude.map((m) => m.handOffs))],
-        ['the SDK alone', handOffMedians(floorHandOffs)]
+        ['the SDK alone', handOffMedians(floor.map((f) => f.handOffs))]
       ].filter((x): x is [string, string] => x[1] !== null)
       if (sides.length)
         console.log(
@@ -328,7 +324,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
           fanout: fanOverhead,
           claudeCode: cc ? medianOverhead(claude) : null,
           latencyCost: fanOverhead - offOverhead,
-          floor: floor.length ? median(floor) : null
+          floor: floor.length ? medianOverhead(floor) : null
         }
       }
       summary.sizes[size] = figures
