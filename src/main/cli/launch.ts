@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { requireBundle, type PartLoader } from './bundle-parts'
 import { cacheDirs, loadBundle, primeCaches, type LoadedBundle } from './code-cache'
+import { feedbackAsAtStart } from './feedback-tiering'
 
 interface Cli {
   main(argv: string[]): Promise<number>
@@ -47,6 +48,8 @@ export async function launch(outDir: string, argv: string[]): Promise<number> {
     return loaded.exports
   })
   const code = await cli.exports.main(argv)
+  // The caches are made under V8's flags as the process started, or the next start would refuse them.
+  feedbackAsAtStart()
   cli.save(code === 0)
   for (const part of parts) part.save(code === 0)
   return code

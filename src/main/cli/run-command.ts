@@ -23,6 +23,7 @@ import { compactionLine, problemPrinter, retryLabel } from './output/stderr-line
 import { watchForStuckRun } from './stuck-run'
 import { skippedText } from './trust-text'
 import { orphanNote } from './orphan-note'
+import { feedbackFromFirstCall } from './feedback-tiering'
 import { jsonLine, writeJsonLine } from './redacted-output'
 import { errorMessage } from '../../shared/error-message'
 import { emptyUsage } from '../../shared/usage'
@@ -154,6 +155,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (!streamsMade && e.type === 'model_request') {
       streamsMade = true
       setTimeout(() => void [process.stdout, process.stderr]).unref()
+      // As the first request is built: from here on the steps the agents repeat learn from their first call.
+      feedbackFromFirstCall()
     }
     if (stream) stream.note(e)
     else if (args.format === 'events') out.json(e)
