@@ -8,8 +8,9 @@
 // of functions once), and turns it on as its first model request is made: that request's steps and all that
 // come after get their feedback from their first call. Measured in interleaved pairs at 16 agents (bench:
 // `fanout run` as a fresh process): the fan-out's overhead 16.1 → 13.9 ms (a worker's tool reply → its next
-// request 4.8 → 3.1 ms, its answer → the main agent's request 2.4 → 0.4 ms), for 1.4 ms more before the first
-// request (96.2 → 97.6 ms). Turned on later, once that request was sent, it gained nothing.
+// request 4.8 → 3.1 ms), for about 1 ms more before the first request (three runs of 14-20 pairs: +1.4, −1.2,
+// +2.8 ms), the first request's own steps getting their feedback at once. Turned on once that request was sent,
+// it gained nothing: those steps had run once already.
 //
 // The flag is part of what a V8 code cache is made under: a cache made with it changed is refused by a start
 // without it. So the launcher puts it back before it saves the caches (launch.ts). A person who set it on
