@@ -1,12 +1,14 @@
 // The code cache may only ever make start-up faster: a stale, damaged or foreign cache must never change
 // what runs. (V8 alone would take a cache made for another bundle of the same length and run the old
-// code, and it does not notice a damaged payload.)
+// code, and by default it does not notice a damaged payload: the caches are checksummed by V8 on request.)
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { buildSync } from 'esbuild'
 import { describe, expect, it } from 'vitest'
-import { BUNDLE_WRAPPER_START, CACHE_HEADER_BYTES, cacheDirs, FILE_TIME_SLACK_MS, loadBundle, primeCaches } from './code-cache'
+import { BUNDLE_WRAPPER_START, CACHE_HEADER_BYTES, cacheDirs, FILE_TIME_SLACK_MS, loadBundle, primeCaches, runtimeKey } from './code-cache'
 
 interface Exports {
   value(): string
@@ -16,6 +18,25 @@ interface Exports {
 const bundleText = (value: string) =>
   `exports.value = function () { return ${JSON.stringify(value)} }\n` +
   Array.from({ length: 50 }, (_, i) => `exports.f${i} = function (x) { return x.map((y) => y * ${i}).filter(Boolean) }`).join('\n')
+
+// Within one process V8 keeps what it compiled for a source (its compilation cache) and never looks at the cached
+// data again: whether V8 takes a cache file shows only in a fresh process, as each start of `fanout` is.
+const freshDir = mkdtempSync(join(tmpdir(), 'fanout-code-cache-module-'))
+const freshModule = join(freshDir, 'code-cache.cjs')
+buildSync({ entryPoints: [join(__dirname, 'code-cache.ts')], outfile: freshModule, bundle: true, platform: 'node', format: 'cjs', logLevel: 'silent' })
+
+/** In a fresh process: the bundle loaded through its cache, its value, and (with `save`) the cache saved as the launcher does. */
+function loadFresh(bundle: string, cacheDir: string, save = false): { cache: string; value: string } {
+  const script = `
+    const { loadBundle } = require(${JSON.stringify(freshModule)})
+    const loaded = loadBundle(${JSON.stringify(bundle)}, { name: 'run', dirs: [${JSON.stringify(cacheDir)}] })
+    const value = loaded.exports.value()
+    if (${save}) loaded.save(true)
+    process.stdout.write(JSON.stringify({ cache: loaded.cache, value }))`
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' })
+  expect(r.status, r.stderr).toBe(0)
+  return JSON.parse(r.stdout)
+}
 
 function setup(value = 'old') {
   const dir = mkdtempSync(join(tmpdir(), 'fanout-code-cache-'))
@@ -105,23 +126,44 @@ describe('loadBundle', () => {
     expect(t.run()).toEqual({ cache: 'hit', value: 'wrapped' })
   })
 
-  it('ignores a damaged cache and replaces it', () => {
+  it('ignores a damaged cache and replaces it: V8 checks its checksum', () => {
     const t = setup()
     t.run()
     const bytes = readFileSync(t.cacheFile)
     bytes[Math.floor(bytes.length * 0.6)]! ^= 0xff
     writeFileSync(t.cacheFile, bytes)
-    t.expectRebuilt('old')
+    expect(loadFresh(t.bundle, t.cacheDir, true)).toEqual({ cache: 'rejected', value: 'old' })
+    expect(loadFresh(t.bundle, t.cacheDir)).toEqual({ cache: 'hit', value: 'old' })
+  })
+
+  it('the damaged payload is what V8 refuses: the same bytes undamaged are taken', () => {
+    const t = setup()
+    t.run()
+    const whole = readFileSync(t.cacheFile)
+    for (const at of [0.2, 0.5, 0.9]) {
+      const bytes = Buffer.from(whole)
+      bytes[CACHE_HEADER_BYTES + Math.floor((bytes.length - CACHE_HEADER_BYTES) * at)]! ^= 0x01
+      writeFileSync(t.cacheFile, bytes)
+      expect(loadFresh(t.bundle, t.cacheDir)).toEqual({ cache: 'rejected', value: 'old' })
+      writeFileSync(t.cacheFile, whole)
+      expect(loadFresh(t.bundle, t.cacheDir)).toEqual({ cache: 'hit', value: 'old' })
+    }
   })
 
   it('ignores a truncated, empty or foreign file', () => {
     const t = setup()
     t.run()
     const whole = readFileSync(t.cacheFile)
-    for (const text of [whole.subarray(0, whole.length - 100), Buffer.alloc(0), Buffer.from('not a cache at all')]) {
+    // Cut short, the payload no longer has the length V8 wrote in it: refused by V8, the others by the header.
+    const cases: Array<[Buffer, string]> = [
+      [whole.subarray(0, whole.length - 100), 'rejected'],
+      [whole.subarray(0, CACHE_HEADER_BYTES), 'stale'],
+      [Buffer.alloc(0), 'stale'],
+      [Buffer.from('not a cache at all'), 'stale']
+    ]
+    for (const [text, use] of cases) {
       writeFileSync(t.cacheFile, text)
-      expect(t.load().cache).toBe('stale')
-      expect(t.load().exports.value()).toBe('old')
+      expect(loadFresh(t.bundle, t.cacheDir)).toEqual({ cache: use, value: 'old' })
     }
   })
 
@@ -158,9 +200,10 @@ describe('loadBundle', () => {
     t.run()
     const file = readFileSync(t.cacheFile)
     expect(CACHE_HEADER_BYTES % 8).toBe(0)
-    // The header ends with the hash of what follows it: the payload starts right there.
-    const payloadHash = file.subarray(CACHE_HEADER_BYTES - 32, CACHE_HEADER_BYTES)
-    expect(payloadHash.equals(createHash('sha256').update(file.subarray(CACHE_HEADER_BYTES)).digest())).toBe(true)
+    // The header ends with the runtime's hash (the last thing it records): V8's data starts right there.
+    const runtimeHash = file.subarray(CACHE_HEADER_BYTES - 32, CACHE_HEADER_BYTES)
+    expect(runtimeHash.equals(createHash('sha256').update(runtimeKey()).digest())).toBe(true)
+    expect(file.length).toBeGreaterThan(CACHE_HEADER_BYTES + 1000)
   })
 
   it('replaces a cache from a failed run after a run that ends well, and leaves a complete one alone', () => {

@@ -4,9 +4,11 @@
 // cachedData, and createCachedData() after a run also keeps the functions that run compiled lazily.
 //
 // A cache never decides whether a run works: it is used only when its header names this exact bundle
-// (content hash), this Node/V8 and platform, and its payload hash matches (V8 itself checks little more
-// than the source length, and a damaged payload can crash it: Node 20's V8 verifies no checksum of a code
-// cache, --verify-snapshot-checksum being off outside debug builds). Anything else is ignored and replaced.
+// (content hash), this Node/V8 and platform (V8 itself checks little more than the source length), and V8
+// refuses a damaged payload: Node 20's V8 verifies no checksum of a code cache by default, and a damaged one
+// can crash it, so every cache is made and read with --verify-snapshot-checksum on (checkedByV8). V8's checksum
+// costs a fraction of the ~1.2 ms a SHA-256 of the 1.8 MB payload took at every start. Anything else is ignored
+// and replaced.
 //
 // Hashing the 1.8 MB bundle and checking that it is ASCII cost ~4 ms of every start, for an answer that only
 // changes when the bundle does. So the header also records what the bundle's file looked like when it was
@@ -21,14 +23,15 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, type
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
+import v8 from 'node:v8'
 import vm from 'node:vm'
 import { writeFileAtomicSync } from '../runtime/store/atomic-file'
 import { BUNDLE_WRAPPER_START } from './bundle-parts'
 
 // Header: magic, flags, the bundle file's size, time and when it was seen, the bundle's hash, the runtime's
-// hash, the payload's hash. 136 bytes, so the payload starts 8-byte aligned in the buffer read from disk: V8
-// copies cached data that is not pointer-aligned (2 MB more at each start).
-const MAGIC = Buffer.from('FANOUTC3')
+// hash. 104 bytes, so the payload starts 8-byte aligned in the buffer read from disk: V8 copies cached data
+// that is not pointer-aligned (2 MB more at each start). The payload carries V8's own checksum (checkedByV8).
+const MAGIC = Buffer.from('FANOUTC4')
 const DIGEST = 32
 const FLAGS = MAGIC.length
 const SIZE = FLAGS + 8
@@ -36,8 +39,7 @@ const MTIME = SIZE + 8
 const SEEN_AT = MTIME + 8
 const BUNDLE_HASH = SEEN_AT + 8
 const RUNTIME_HASH = BUNDLE_HASH + DIGEST
-const PAYLOAD_HASH = RUNTIME_HASH + DIGEST
-const HEADER = PAYLOAD_HASH + DIGEST
+const HEADER = RUNTIME_HASH + DIGEST
 export const CACHE_HEADER_BYTES = HEADER
 /** Header flag: the cache was made after a run that ended well, so it holds that run's whole path. */
 const COMPLETE = 1
@@ -51,9 +53,9 @@ export type CacheUse =
   | 'hit'
   /** No cache file in any folder. */
   | 'none'
-  /** A file was there but not for this bundle and runtime, or damaged: compiled from source. */
+  /** A file was there but not for this bundle and runtime, or cut short: compiled from source. */
   | 'stale'
-  /** Our checks passed but V8 refused it (e.g. other V8 flags): compiled from source. */
+  /** Our checks passed but V8 refused it (a damaged payload, other V8 flags): compiled from source. */
   | 'rejected'
 
 export interface LoadedBundle<T> {
@@ -124,7 +126,20 @@ function recordedMatch(header: Buffer, now: BundleFile): boolean {
 const headerFits = (header: Buffer, runtimeHash: Buffer): boolean =>
   header.length >= HEADER && header.subarray(0, MAGIC.length).equals(MAGIC) && header.subarray(RUNTIME_HASH, RUNTIME_HASH + DIGEST).equals(runtimeHash)
 
-const payloadFits = (header: Buffer, payload: Buffer): boolean => payload.length > 0 && header.subarray(PAYLOAD_HASH, HEADER).equals(sha256(payload))
+/**
+ * Every cache is made and read with V8's checksum of its payload: with the flag on, createCachedData() writes the
+ * checksum and V8 refuses a payload that does not match it (cachedDataRejected). The flag counts in a code cache's
+ * flag hash, so it is on exactly while one of ours is read or made: Node's own modules come with code caches made
+ * without it, and a module of Node's loaded while it was on would be compiled from source (~7 ms of a start).
+ */
+function checkedByV8<T>(f: () => T): T {
+  v8.setFlagsFromString('--verify-snapshot-checksum')
+  try {
+    return f()
+  } finally {
+    v8.setFlagsFromString('--no-verify-snapshot-checksum')
+  }
+}
 
 function readAt(fd: number, into: Buffer, position: number): number {
   let done = 0
@@ -220,7 +235,7 @@ function readBundleAndCache(bundleFile: string, dirs: string[], name: string, ru
     try {
       if (header) {
         const payload = buffer.subarray(0, cacheSize - HEADER)
-        if (readAt(cacheFd, payload, HEADER) === payload.length && payloadFits(header, payload))
+        if (payload.length > 0 && readAt(cacheFd, payload, HEADER) === payload.length)
           found = { data: payload, complete: (header[FLAGS]! & COMPLETE) !== 0, found: true }
       }
     } catch {
@@ -249,7 +264,7 @@ function readCache(dirs: string[], name: string, bundleHash: Buffer, runtimeHash
     const header = file.subarray(0, HEADER)
     if (file.length > HEADER && headerFits(header, runtimeHash) && header.subarray(BUNDLE_HASH, BUNDLE_HASH + DIGEST).equals(bundleHash)) {
       const data = file.subarray(HEADER)
-      if (payloadFits(header, data)) return { data, complete: (file[FLAGS]! & COMPLETE) !== 0, found }
+      if (data.length > 0) return { data, complete: (file[FLAGS]! & COMPLETE) !== 0, found }
     }
   }
   return { found, complete: false }
@@ -264,7 +279,6 @@ function writeCache(dirs: string[], name: string, bundle: Bundle, runtimeHash: B
   header.writeBigUInt64LE(BigInt(bundle.file.seenAt), SEEN_AT)
   bundle.hash().copy(header, BUNDLE_HASH)
   runtimeHash.copy(header, RUNTIME_HASH)
-  sha256(data).copy(header, PAYLOAD_HASH)
   for (const dir of dirs) {
     const file = join(dir, `${name}.bin`)
     // Written whole under a private name, then renamed: a reader sees the old cache or the new one.
@@ -286,12 +300,15 @@ const BUNDLE_WRAPPER_END = '\n})'
  * 1.8 MB string before compiling it, ~6 ms of every start.
  */
 function compile(bundleFile: string, source: string, cachedData?: Buffer): vm.Script {
-  return new vm.Script(source.startsWith(BUNDLE_WRAPPER_START) ? source : BUNDLE_WRAPPER_START + source + BUNDLE_WRAPPER_END, {
-    filename: bundleFile,
-    ...(cachedData ? { cachedData } : {}),
-    // The bundle's one import() (of a Node built-in) resolves as in any module.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER
-  })
+  return checkedByV8(
+    () =>
+      new vm.Script(source.startsWith(BUNDLE_WRAPPER_START) ? source : BUNDLE_WRAPPER_START + source + BUNDLE_WRAPPER_END, {
+        filename: bundleFile,
+        ...(cachedData ? { cachedData } : {}),
+        // The bundle's one import() (of a Node built-in) resolves as in any module.
+        importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER
+      })
+  )
 }
 
 /** Runs a CommonJS bundle (as Node's loader would) through the code cache and returns its exports. */
@@ -313,7 +330,14 @@ export function loadBundle<T>(bundleFile: string, opts: LoadOptions): LoadedBund
       const current = cache === 'hit' && (found.complete || !ok)
       if (current && (bundle.check === 'recorded' || !found.complete || !settled(bundle.file))) return
       try {
-        writeCache(opts.dirs, opts.name, bundle, runtimeHash, script.createCachedData(), ok || found.complete)
+        writeCache(
+          opts.dirs,
+          opts.name,
+          bundle,
+          runtimeHash,
+          checkedByV8(() => script.createCachedData()),
+          ok || found.complete
+        )
       } catch {}
     }
   }
@@ -328,6 +352,7 @@ export function primeCaches(bundleFile: string, opts: { names: string[]; dirs: s
   if (!opts.dirs.length) return
   const runtimeHash = sha256(runtimeKey())
   const { bundle } = readBundleAndCache(bundleFile, [], '', runtimeHash)
-  const data = compile(bundleFile, bundle.source).createCachedData()
+  const script = compile(bundleFile, bundle.source)
+  const data = checkedByV8(() => script.createCachedData())
   for (const name of opts.names) writeCache(opts.dirs, name, bundle, runtimeHash, data, false)
 }
