@@ -70,6 +70,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.stderr.write(`fanout run: ${made.error}\n`)
     return 1
   }
+  // The first request's connection is opened while the session is set up (model/client.ts).
+  made.client.connect?.()
   let claude: ClaudeRunOptions
   try {
     claude = await claudeRunOptions(args, config, layers, pass)

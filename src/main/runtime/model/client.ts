@@ -411,5 +411,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     return gate.lead(key, write)?.catch(() => null) ?? null
   }
 
-  return { stream, listModels, baseURL, warm }
+  // A run's first request finds its connection open: against the real API the DNS lookup, the TCP connect and the
+  // TLS handshake take place while the run reads its settings and agents, not after its request is ready.
+  const connect = () => void preconnect?.(baseURL, 1)
+
+  return { stream, listModels, baseURL, warm, connect }
 }

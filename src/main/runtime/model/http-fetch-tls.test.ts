@@ -18,6 +18,8 @@ let server: Server
 let url = ''
 const secured: TLSSocket[] = []
 const held: (() => void)[] = []
+/** What the server saw, in order: TLS handshakes done and requests. */
+const order: string[] = []
 
 beforeAll(async () => {
   if (!hasOpenssl) return
@@ -46,6 +48,7 @@ beforeAll(async () => {
     { stdio: 'ignore' }
   )
   server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
+    order.push('request')
     req.resume()
     req.on('end', () => {
       if (req.url !== '/hold') return res.end('ok')
@@ -54,7 +57,10 @@ beforeAll(async () => {
       if (held.length === 4) for (const answer of held.splice(0)) answer()
     })
   })
-  server.on('secureConnection', (s: TLSSocket) => secured.push(s))
+  server.on('secureConnection', (s: TLSSocket) => {
+    secured.push(s)
+    order.push('handshake')
+  })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
   await build({
@@ -71,6 +77,13 @@ beforeAll(async () => {
 const url = process.argv[2]
 ;(async () => {
   const fetch = createHttpFetch()
+  if (process.argv[3] === 'ahead') {
+    // A run's first call: its connection opened before anything was sent to the origin, while the run is busy.
+    const opened = fetch.preconnect(url, 1)
+    await new Promise((r) => setTimeout(r, 300))
+    const first = await (await fetch(url + '/ok', { method: 'POST', body: '{}' })).text()
+    return process.stdout.write(JSON.stringify({ opened, first }))
+  }
   const first = await (await fetch(url + '/ok', { method: 'POST', body: '{}' })).text()
   const opened = fetch.preconnect(url, 4)
   const held = await Promise.all([1, 2, 3, 4].map(() => fetch(url + '/hold', { method: 'POST', body: '{}' }).then((r) => r.text())))
@@ -85,9 +98,9 @@ afterAll(async () => {
   cleanup()
 })
 
-const runClient = (env: Record<string, string>) =>
+const runClient = (env: Record<string, string>, mode = '') =>
   new Promise<any>((resolve) => {
-    const child = spawn(process.execPath, [join(dir, 'client.cjs'), url], { env: { PATH: process.env.PATH, ...env } })
+    const child = spawn(process.execPath, [join(dir, 'client.cjs'), url, mode], { env: { PATH: process.env.PATH, ...env } })
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d))
     child.on('close', () => resolve(JSON.parse(out || '{}')))
@@ -100,6 +113,16 @@ describe.skipIf(!hasOpenssl)('the pooled fetch over TLS (skipped without openssl
     expect(r).toEqual({ first: 'ok', opened: 3, held: ['held', 'held', 'held', 'held'] })
     // The first call's connection and the three opened ahead: no call made a connection of its own.
     expect(secured).toHaveLength(4)
+  }, 60_000)
+
+  it("a connection opened ahead of a run's first call is verified and handshaken before the call, which then uses it", async () => {
+    secured.length = 0
+    order.length = 0
+    const r = await runClient({ NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') }, 'ahead')
+    expect(r).toEqual({ opened: 1, first: 'ok' })
+    // One TLS connection, its handshake done before the request came: the call did not make its own.
+    expect(secured).toHaveLength(1)
+    expect(order).toEqual(['handshake', 'request'])
   }, 60_000)
 
   it('without the CA the server is not trusted: the call fails with the certificate error, as the built-in fetch would', async () => {

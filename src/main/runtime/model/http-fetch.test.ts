@@ -243,8 +243,6 @@ describe('connections opened ahead of calls known to be coming (preconnect)', ()
     })
     server!.on('connection', (s: Socket) => connections.add(s))
     const fetch = createHttpFetch()
-    // A pool that never reached the origin opens nothing ahead: it does not know how it would connect.
-    expect(fetch.preconnect(url, 4)).toBe(0)
     expect(await (await fetch(url, { method: 'POST', body: '{}' })).text()).toBe('ok')
     // One connection is free already: three more are opened.
     expect(fetch.preconnect(url, 4)).toBe(3)
@@ -257,6 +255,26 @@ describe('connections opened ahead of calls known to be coming (preconnect)', ()
     expect(await Promise.all(calls)).toEqual(['held', 'held', 'held', 'held'])
     expect(connections.size).toBe(4)
     expect(sockets.size).toBe(4) // every warm connection carried a call
+  })
+
+  it("a run's first call finds its connection open: opened ahead before any call, then used by the call", async () => {
+    const connections: Socket[] = []
+    const url = await serve((_req, res) => res.end('ok'))
+    server!.on('connection', (s: Socket) => connections.push(s))
+    const fetch = createHttpFetch()
+    // Nothing was ever sent to this origin: the connection is made as the Agent would make it for a call there.
+    expect(fetch.preconnect(url, 1)).toBe(1)
+    expect(fetch.preconnect(url, 1)).toBe(0) // one is opening already
+    await waitUntil(() => connections.length === 1, 'the server accepted the connection opened ahead')
+    expect(await (await fetch(url, { method: 'POST', body: '{}' })).text()).toBe('ok')
+    expect(await (await fetch(url, { method: 'POST', body: '{}' })).text()).toBe('ok')
+    // Both calls went out on it: no connection of their own, and it is kept for the next.
+    expect(connections).toHaveLength(1)
+    expect(sockets.size).toBe(1)
+  })
+
+  it('a URL that is not http(s) opens nothing', () => {
+    expect(createHttpFetch().preconnect('file:///tmp/x', 1)).toBe(0)
   })
 
   it('a warm connection the server closed, or one left unused past the idle time, is not used: the call makes its own', async () => {

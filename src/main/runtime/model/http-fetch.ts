@@ -6,7 +6,7 @@
 // Headers, `body` as an async-iterable byte stream, text() and json(). Anything this does not handle
 // (a streamed or form request body) goes to the built-in fetch unchanged.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
-import type { Socket } from 'node:net'
+import { isIP, type Socket } from 'node:net'
 import { pipeline, type Readable } from 'node:stream'
 // Not the global Headers: touching it loads all of undici (light-headers.ts).
 import { Headers } from './light-headers'
@@ -56,12 +56,13 @@ function closeIdleSockets<A extends HttpAgent>(agent: A, idleMs: number): A {
 }
 
 /**
- * Connections opened ahead of the calls known to be coming (a reply that starts N subagents): the Agent
- * makes its connections through `createConnection`, which hands out a warm one when it has one for that
- * origin, so the calls find the connect (and against the real API, the TLS handshake, resumed from the
- * session the pool already holds) done while the process was waiting. A warm connection is made exactly as
- * the Agent makes its own: with the options it passed for its last connection to that origin (a pool never
- * connected to an origin opens none ahead). One unused for `idleMs` is closed; none keeps the process alive.
+ * Connections opened ahead of the calls known to be coming (a run's first request, a reply that starts N
+ * subagents): the Agent makes its connections through `createConnection`, which hands out a warm one when it
+ * has one for that origin, so the calls find the connect (and against the real API, the DNS lookup and the TLS
+ * handshake, resumed from the session the pool already holds) done while the process was busy elsewhere. A
+ * warm connection is made exactly as the Agent makes its own: with the options it passed for its last
+ * connection to that origin, or before there was one, with those it passes for a request there (firstOptions).
+ * One unused for `idleMs` is closed; none keeps the process alive.
  */
 function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { preconnect(origin: URL, count: number): number } {
   type Make = (options: object, cb?: (err: Error | null, socket: Socket) => void) => Socket
@@ -89,7 +90,7 @@ function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { p
     preconnect(origin: URL, count: number): number {
       // Spelt as the Agent names it: the host without an IPv6 address's brackets, the port a number.
       const key = `${origin.hostname.replace(/^\[|\]$/g, '')}:${origin.port || (origin.protocol === 'https:' ? 443 : 80)}`
-      const options = lastOptions.get(key)
+      const options = lastOptions.get(key) ?? firstOptions(agent, origin)
       if (!options) return 0
       const list = (warm.get(key) ?? []).filter((s) => usable(s) || void s.destroy())
       warm.set(key, list)
@@ -117,6 +118,39 @@ function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { p
       return opened
     }
   })
+}
+
+interface AgentInternals {
+  options: Record<string, unknown>
+  keepAlive: boolean
+  keepAliveMsecs: number
+  getName(options: object): string
+}
+
+/**
+ * The options the Agent hands `createConnection` for a request to `origin` (Agent.prototype.createSocket in
+ * Node's _http_agent.js): its own options, the host and port, the TLS server name (none for an IP address),
+ * keep-alive as the Agent sets it, and the key it files the connection and its TLS session under. Null for an
+ * origin that is not http(s).
+ */
+function firstOptions(agent: HttpAgent, origin: URL): object | null {
+  if (origin.protocol !== 'http:' && origin.protocol !== 'https:') return null
+  const own = agent as unknown as AgentInternals
+  const host = origin.hostname.replace(/^\[|\]$/g, '')
+  const options: Record<string, unknown> = {
+    ...own.options,
+    protocol: origin.protocol,
+    hostname: host,
+    host,
+    port: Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80),
+    // Not a Unix socket: the Agent sets path null too.
+    path: null,
+    servername: isIP(host) ? '' : host,
+    encoding: null,
+    ...(own.keepAlive ? { keepAlive: true, keepAliveInitialDelay: own.keepAliveMsecs } : {})
+  }
+  options._agentKey = own.getName(options)
+  return options
 }
 
 function abortError(signal: AbortSignal): Error {

@@ -167,5 +167,10 @@ export interface ModelClient {
    * Resolves with what the warming cost, null when nothing was sent; never throws.
    */
   warm?(request: ModelRequest, signal?: AbortSignal): Promise<Usage | null>
+  /**
+   * Opens a connection to the API ahead of the first call, when none is open or opening (the connection is
+   * closed unused after a few seconds, and never keeps the process alive). Sends nothing.
+   */
+  connect?(): void
   readonly baseURL: string
 }
