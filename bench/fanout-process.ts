@@ -38,7 +38,10 @@ export function runFanoutProcess(opts: {
   const dataDir = mkdtempSync(join(tmpdir(), 'fanout-bench-data-'))
   if (opts.settings) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(opts.settings))
   // BENCH_FANOUT_PROFILE=dir: each run's CPU profile lands there (open it in DevTools; out/cli/fanout.cjs.map names its functions).
-  const profile = process.env.BENCH_FANOUT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FANOUT_PROFILE}`] : []
+  // BENCH_FANOUT_PROFILE_INTERVAL=µs samples more often than Node's 1 ms (Node refuses it in NODE_OPTIONS).
+  const dir = process.env.BENCH_FANOUT_PROFILE
+  const interval = process.env.BENCH_FANOUT_PROFILE_INTERVAL
+  const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...(interval ? [`--cpu-prof-interval=${interval}`] : [])] : []
   const child = spawn(
     process.execPath,
     [...profile, join(opts.root, 'bin/fanout'), 'run', '-p', opts.prompt, '--output-format', 'json', '--model', opts.model, '--cwd', opts.cwd],
