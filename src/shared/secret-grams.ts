@@ -53,23 +53,38 @@ export class Grams {
     this.out = p
   }
 
-  /** Every stride-th gram of the segments, for `id` (the same gram in two places is kept twice: each is extended). */
+  /**
+   * Every stride-th gram of the segments, for `id` (the same gram in two places is kept twice: each is extended).
+   * A gram's hash is the one scan() rolls to, taken from the segment's prefix hashes when grams are much longer than
+   * the stride (P[i+k] - P[i]·BASE^k: one multiply a character and one a gram, where hashing each gram afresh took
+   * k a gram; the hex view's ~1,400 grams of 13 took ~6 ms of a run's start in code not yet optimized).
+   */
   addAll(segments: readonly string[], id: number): void {
     const { k, stride, filter } = this
     // Room for them all at once: growing the table as it fills rehashes it each time.
     let grams = 0
-    for (const s of segments) if (s.length >= this.length) grams += Math.ceil((s.length - k + 1) / stride)
+    let longest = 0
+    for (const s of segments)
+      if (s.length >= this.length) {
+        grams += Math.ceil((s.length - k + 1) / stride)
+        longest = Math.max(longest, s.length)
+      }
     this.reserve(this.count + grams)
     const { starts, hashes, ids } = this
     const mask = starts.length - 1
+    const byPrefix = k > 2 * stride
+    const prefix = byPrefix ? new Int32Array(longest + 1) : null
+    const outK = Math.imul(this.out, BASE)
     let count = this.count
     for (const s of segments) {
       if (s.length < this.length) continue
       const base = this.append(s)
       const codes = this.codes
+      if (prefix) for (let p = 0, h = 0; p < s.length; p++) prefix[p + 1] = h = (Math.imul(h, BASE) + codes[base + p]) | 0
       for (let i = 0; i + k <= s.length; i += stride) {
         let h = 0
-        for (let j = 0; j < k; j++) h = (Math.imul(h, BASE) + codes[base + i + j]) | 0
+        if (prefix) h = (prefix[i + k] - Math.imul(prefix[i], outK)) | 0
+        else for (let j = 0; j < k; j++) h = (Math.imul(h, BASE) + codes[base + i + j]) | 0
         const m = slot(h)
         let at = m & mask
         while (starts[at] !== -1) at = (at + 1) & mask
