@@ -1,7 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from './events'
 import { EventRedactor, safeCut } from './redact-events'
-import { clearSecrets, holdsSecret, REDACTED, redactedJson, redactText, redactValue, registerEnvironmentSecrets, registerSecret } from './redact'
+import {
+  clearSecrets,
+  holdsSecret,
+  madeClean,
+  prepareRedaction,
+  REDACTED,
+  redactedJson,
+  redactText,
+  redactValue,
+  registerEnvironmentSecrets,
+  registerSecret
+} from './redact'
 
 afterEach(() => clearSecrets())
 
@@ -198,6 +209,46 @@ describe('encoded forms', () => {
     expect(holdsSecret(`bytes: ${decimal(third)}`)).toBe(true)
     expect(holdsSecret(`dump: ${hex(third)}`)).toBe(true)
     expect(holdsSecret(`rev: ${[...third].reverse().join('')}`)).toBe(true)
+  })
+})
+
+describe('ids made here, and the index built ahead', () => {
+  const bytesOf = (s: string) => [...new TextEncoder().encode(s)]
+  const hexOf = (s: string) =>
+    bytesOf(s)
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('')
+  /** Hex digits grouped as a UUID is: 8-4-4-4-12. */
+  const asUuid = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
+
+  it('leaves an id made here as it is, yet redacts the same shape carrying a piece of the key: only the made id is exempt', () => {
+    registerSecret(KEY)
+    const id = madeClean(crypto.randomUUID())
+    expect(redactText(id)).toBe(id)
+    // A secret registered later does not bring the made id back under suspicion.
+    registerSecret('tok-later-4b8e1d7a9c2f6053e1')
+    expect(redactText(id)).toBe(id)
+    // What a command could print to pass the key off as an id is redacted all the same.
+    const disguised = asUuid(hexOf(KEY.slice(20, 36)))
+    expect(redactText(disguised)).not.toBe(disguised)
+    expect(redactText(`session ${disguised}`)).toContain(REDACTED)
+  })
+
+  it('finds the same pieces with the index built ahead as with the index built at the first text that needs it', () => {
+    const texts = [
+      `dump: ${hexOf(KEY.slice(14, 40))}`,
+      `bytes: ${bytesOf(KEY.slice(20, 40)).join('')}`,
+      `piece: ${KEY.slice(30, 50)} and ${[...KEY.slice(15, 45)].reverse().join('')}`,
+      `b64: ${btoa(KEY.slice(13))}`,
+      'nothing here: 0123456789abcdef0123 is not hers'
+    ]
+    registerSecret(KEY)
+    const lazily = texts.map(redactText)
+    clearSecrets()
+    registerSecret(KEY)
+    prepareRedaction()
+    expect(texts.map(redactText)).toEqual(lazily)
+    expect(lazily.slice(0, 4).every((t) => t.includes(REDACTED))).toBe(true)
   })
 })
 

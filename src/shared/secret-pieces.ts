@@ -310,6 +310,11 @@ export class SecretPieces {
     for (const view of BUILT) this.indexed[view] = 0
   }
 
+  /** Builds every view's grams of the known secrets now (a moment the process is idle), not at the first text that needs them. */
+  prepare(): void {
+    for (const view of BUILT) this.indexFor(view)
+  }
+
   get size(): number {
     return this.known.length
   }

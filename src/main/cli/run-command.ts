@@ -26,8 +26,12 @@ import { orphanNote } from './orphan-note'
 import { feedbackFromFirstCall } from './feedback-tiering'
 import { jsonLine, writeJsonLine } from './redacted-output'
 import { errorMessage } from '../../shared/error-message'
+import { prepareRedaction } from '../../shared/redact'
 import { emptyUsage } from '../../shared/usage'
 import type { AgentRunResult } from '../runtime/loop/types'
+
+/** How long after the first model request is made the redaction's index is built: once that request is on its way. */
+const PREPARE_AFTER_MS = 40
 
 /** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
 async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format'], out: RunOutput): Promise<number> {
@@ -159,6 +163,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       setTimeout(() => void [process.stdout, process.stderr]).unref()
       // As the first request is built: from here on the steps the agents repeat learn from their first call.
       feedbackFromFirstCall()
+      // While the model works on it, the redaction's index of the secrets' forms is built (shared/redact.ts): no
+      // later step waits for it at the first text that needs it. After the request is on its way, not before.
+      setTimeout(prepareRedaction, PREPARE_AFTER_MS).unref()
     }
     if (stream) stream.note(e)
     else if (args.format === 'events') out.json(e)

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import type { AgentDefinition, PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentEvent } from '../../../../shared/events'
+import { madeClean } from '../../../../shared/redact'
 import type { ContextSettings } from '../../compaction/context-settings'
 import type { ModelAliases } from '../../model/aliases'
 import type { ModelClient, ToolUseReady } from '../../model/types'
@@ -161,7 +162,7 @@ export class AgentServices implements SessionContext {
   }
 
   newAgentId(): string {
-    return `a${randomBytes(8).toString('hex')}`
+    return madeClean(`a${randomBytes(8).toString('hex')}`)
   }
 
   teammateOf(handle: AgentHandle): { teammateName: string; teamName: string } | null {

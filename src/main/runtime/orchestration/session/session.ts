@@ -12,6 +12,7 @@ import type { LoadedAgent, PermissionMode } from '../../../../shared/agent-defin
 import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../../shared/events'
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from '../../compaction/context-settings'
 import { EventRedactor } from '../../../../shared/redact-events'
+import { madeClean } from '../../../../shared/redact'
 import type { FolderTrust } from '../../../../shared/trust'
 import type { Usage } from '../../../../shared/usage'
 import { reminderBlock } from '../../loop'
@@ -49,6 +50,15 @@ import type { SessionSandbox } from './session-sandbox'
 import type { SessionSettings } from './session-settings'
 
 const tokensOf = (u: Usage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens
+
+const mainAgentIdOf = (sessionId: string): string => `main-${sessionId.slice(0, 8)}`
+
+/** A new session's id, and its main agent's, known to the redaction as made here (shared/redact.ts madeClean). */
+function newSessionId(): string {
+  const id = madeClean(randomUUID())
+  madeClean(mainAgentIdOf(id))
+  return id
+}
 
 export class AgentSession {
   readonly sessionId: string
@@ -93,7 +103,7 @@ export class AgentSession {
     /** This process's hold on the session (see store/session-lock.ts); null for an in-memory session. */
     private readonly lock: SessionLock | null = null
   ) {
-    this.sessionId = options.sessionId ?? randomUUID()
+    this.sessionId = options.sessionId ?? newSessionId()
     this.home = options.home ?? homedir()
     this.aliases = options.aliases ?? { ...DEFAULT_MODEL_ALIASES }
     this.gate = new SpawnGate({ ...DEFAULT_LIMITS, ...options.limits }, () => {
@@ -101,7 +111,7 @@ export class AgentSession {
       return { costUsd: (this.reopened?.costUsd ?? 0) + now.costUsd, tokens: (this.reopened?.tokens ?? 0) + tokensOf(now) }
     })
     this.client = budgetedClient(options.client, this.gate)
-    this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
+    this.mainAgentId = mainAgentIdOf(this.sessionId)
     this.dataDir = options.dataDir
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
     // Where the session keeps its files: in its data folder, else (nothing to keep after it) in a temporary one.
@@ -172,7 +182,7 @@ export class AgentSession {
 
   /** A new session. With a data folder it is this process's from the start: it takes the session's lock. */
   static async create(options: AgentSessionOptions): Promise<AgentSession> {
-    const sessionId = options.sessionId ?? randomUUID()
+    const sessionId = options.sessionId ?? newSessionId()
     // Before any work: a data folder that cannot hold the session is one clear error, not a run that loses its record.
     const build = async (lock: SessionLock | null) => {
       const session = new AgentSession({ ...options, sessionId }, lock)
