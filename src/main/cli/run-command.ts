@@ -23,15 +23,11 @@ import { compactionLine, problemPrinter, retryLabel } from './output/stderr-line
 import { watchForStuckRun } from './stuck-run'
 import { skippedText } from './trust-text'
 import { orphanNote } from './orphan-note'
-import { feedbackFromFirstCall } from './feedback-tiering'
+import { firstRequestSteps } from './first-request'
 import { jsonLine, writeJsonLine } from './redacted-output'
 import { errorMessage } from '../../shared/error-message'
-import { prepareRedaction } from '../../shared/redact'
 import { emptyUsage } from '../../shared/usage'
 import type { AgentRunResult } from '../runtime/loop/types'
-
-/** How long after the first model request is made the redaction's index is built: once that request is on its way. */
-const PREPARE_AFTER_MS = 40
 
 /** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
 async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format'], out: RunOutput): Promise<number> {
@@ -153,20 +149,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   const stream = args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode, slashNames), (line) => out.json(line)) : null
   if (stream) session.extensions.keepToolResponses()
   const problems = problemPrinter(session)
-  let streamsMade = false
+  const atFirstRequest = firstRequestSteps()
   session.bus.subscribe((e) => {
     counted.note(e)
-    // stdout and stderr are made while the first request waits on the model: made at the answer, they held it
-    // back by half a millisecond; made before the first request, they cost start time (redacted-output.ts).
-    if (!streamsMade && e.type === 'model_request') {
-      streamsMade = true
-      setTimeout(() => void [process.stdout, process.stderr]).unref()
-      // As the first request is built: from here on the steps the agents repeat learn from their first call.
-      feedbackFromFirstCall()
-      // While the model works on it, the redaction's index of the secrets' forms is built (shared/redact.ts): no
-      // later step waits for it at the first text that needs it. After the request is on its way, not before.
-      setTimeout(prepareRedaction, PREPARE_AFTER_MS).unref()
-    }
+    atFirstRequest(e)
     if (stream) stream.note(e)
     else if (args.format === 'events') out.json(e)
     // Retries and problems (an MCP server that did not start, a failing hook, a subagent's failure) go to

@@ -89,8 +89,10 @@ function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { p
     /** Opens connections to `origin` until `count` are free or warm there; answers how many it opened. */
     preconnect(origin: URL, count: number): number {
       // Spelt as the Agent names it: the host without an IPv6 address's brackets, the port a number.
-      const key = `${origin.hostname.replace(/^\[|\]$/g, '')}:${origin.port || (origin.protocol === 'https:' ? 443 : 80)}`
-      const options = lastOptions.get(key) ?? firstOptions(agent, origin)
+      const host = origin.hostname.replace(/^\[|\]$/g, '')
+      const port = Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80)
+      const key = `${host}:${port}`
+      const options = lastOptions.get(key) ?? firstOptions(agent, origin.protocol, host, port)
       if (!options) return 0
       const list = (warm.get(key) ?? []).filter((s) => usable(s) || void s.destroy())
       warm.set(key, list)
@@ -128,21 +130,20 @@ interface AgentInternals {
 }
 
 /**
- * The options the Agent hands `createConnection` for a request to `origin` (Agent.prototype.createSocket in
+ * The options the Agent hands `createConnection` for a request to `host`:`port` (Agent.prototype.createSocket in
  * Node's _http_agent.js): its own options, the host and port, the TLS server name (none for an IP address),
  * keep-alive as the Agent sets it, and the key it files the connection and its TLS session under. Null for an
  * origin that is not http(s).
  */
-function firstOptions(agent: HttpAgent, origin: URL): object | null {
-  if (origin.protocol !== 'http:' && origin.protocol !== 'https:') return null
+function firstOptions(agent: HttpAgent, protocol: string, host: string, port: number): object | null {
+  if (protocol !== 'http:' && protocol !== 'https:') return null
   const own = agent as unknown as AgentInternals
-  const host = origin.hostname.replace(/^\[|\]$/g, '')
   const options: Record<string, unknown> = {
     ...own.options,
-    protocol: origin.protocol,
+    protocol,
     hostname: host,
     host,
-    port: Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80),
+    port,
     // Not a Unix socket: the Agent sets path null too.
     path: null,
     servername: isIP(host) ? '' : host,

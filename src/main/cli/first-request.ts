@@ -1,0 +1,25 @@
+// What `fanout run` does once, as its first model request is made: work it keeps off the start (stdout and
+// stderr, redaction's index) or that only pays from there on (V8's eager feedback), each at the moment it
+// costs least.
+import { prepareRedaction } from '../../shared/redact'
+import { feedbackFromFirstCall } from './feedback-tiering'
+
+/** How long after the first model request is made the redaction's index is built: once that request is on its way. */
+const PREPARE_AFTER_MS = 40
+
+/** A bus listener that acts the first time it sees a model request, and does nothing after. */
+export function firstRequestSteps(): (e: { type: string }) => void {
+  let done = false
+  return (e) => {
+    if (done || e.type !== 'model_request') return
+    done = true
+    // stdout and stderr are made while the first request waits on the model: made at the answer, they held it
+    // back by half a millisecond; made before the first request, they cost start time (redacted-output.ts).
+    setTimeout(() => void [process.stdout, process.stderr]).unref()
+    // As the first request is built: from here on the steps the agents repeat learn from their first call.
+    feedbackFromFirstCall()
+    // While the model works on it, the redaction's index of the secrets' forms is built (shared/redact.ts): no
+    // later step waits for it at the first text that needs it. After the request is on its way, not before.
+    setTimeout(prepareRedaction, PREPARE_AFTER_MS).unref()
+  }
+}
