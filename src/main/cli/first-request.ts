@@ -7,8 +7,19 @@ import { feedbackFromFirstCall } from './feedback-tiering'
 /** How long after the first model request is made the redaction's index is built: once that request is on its way. */
 const PREPARE_AFTER_MS = 40
 
-/** A bus listener that acts the first time it sees a model request, and does nothing after. */
-export function firstRequestSteps(): (e: { type: string }) => void {
+/**
+ * How long after the first model request is made the answer's steps are rehearsed: after the redaction's index,
+ * still well inside the model's first reply.
+ */
+const REHEARSE_AFTER_MS = 60
+
+/**
+ * A bus listener that acts the first time it sees a model request, and does nothing after. `rehearse`: the
+ * steps that make the run's answer, run once while the model works, their result thrown away (it must print
+ * nothing and change nothing the answer says): made only at the end, they ran cold (V8's first pass through
+ * code, every property access learning the shapes it meets), and the answer waited for that.
+ */
+export function firstRequestSteps(rehearse?: () => void): (e: { type: string }) => void {
   let done = false
   return (e) => {
     if (done || e.type !== 'model_request') return
@@ -21,5 +32,11 @@ export function firstRequestSteps(): (e: { type: string }) => void {
     // While the model works on it, the redaction's index of the secrets' forms is built (shared/redact.ts): no
     // later step waits for it at the first text that needs it. After the request is on its way, not before.
     setTimeout(prepareRedaction, PREPARE_AFTER_MS).unref()
+    if (rehearse)
+      setTimeout(() => {
+        try {
+          rehearse()
+        } catch {}
+      }, REHEARSE_AFTER_MS).unref()
   }
 }

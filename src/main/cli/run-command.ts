@@ -9,7 +9,7 @@ import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
 import { NewerTranscriptError } from '../runtime/store'
 import { fullModelId } from '../runtime/model/aliases'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
-import { resultMessage, type ResultMessage } from './output/result-message'
+import { answeredRun, resultMessage, type ResultMessage } from './output/result-message'
 import { HelpRequested, parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args'
 import { claudeRunOptions, settingsBeforeConfig, type ClaudeRunOptions } from './run-options'
 import { RunTally } from './output/run-tally'
@@ -26,7 +26,6 @@ import { orphanNote } from './orphan-note'
 import { firstRequestSteps } from './first-request'
 import { jsonLine, writeJsonLine } from './redacted-output'
 import { errorMessage } from '../../shared/error-message'
-import { emptyUsage } from '../../shared/usage'
 import type { AgentRunResult } from '../runtime/loop/types'
 
 /** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
@@ -149,7 +148,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const stream = args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode, slashNames), (line) => out.json(line)) : null
   if (stream) session.extensions.keepToolResponses()
   const problems = problemPrinter(session)
-  const atFirstRequest = firstRequestSteps()
+  const atFirstRequest = firstRequestSteps(rehearseAnswer)
   session.bus.subscribe((e) => {
     counted.note(e)
     atFirstRequest(e)
@@ -288,20 +287,16 @@ export async function runCommand(argv: string[]): Promise<number> {
     }
   }
 
+  /** The answer's steps (its summary, its JSON line) run once while the model works, nothing printed (first-request.ts). */
+  function rehearseAnswer(): void {
+    if (summary) return
+    const rehearsal = summaryOf(answeredRun('', startedAt))
+    if (args.format === 'json' || args.format === 'events') jsonLine(rehearsal)
+  }
+
   /** A slash command answered without a model call, as Claude Code's result line says it (`local_command`). */
   function localSummary(text: string, localCommand: string | undefined): ResultMessage {
-    const done: AgentRunResult = {
-      status: 'completed',
-      result: text,
-      numTurns: 0,
-      toolUses: 0,
-      usage: emptyUsage(),
-      durationMs: Date.now() - startedAt,
-      messages: [],
-      model: '',
-      stopReason: null
-    }
-    const summary = resultMessage({ sessionId: session.sessionId, result: done, tally: counted, interrupted: false, overBudget: false })
+    const summary = resultMessage({ sessionId: session.sessionId, result: answeredRun(text, startedAt), tally: counted, interrupted: false, overBudget: false })
     if (stream) stream.localAnswer(text, session.mainHandle().model)
     return Object.assign(summary, { stop_reason: null, ...(localCommand ? { local_command: localCommand } : {}) })
   }

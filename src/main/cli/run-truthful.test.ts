@@ -92,6 +92,37 @@ describe('fanout run: results that tell the truth', () => {
     expect(r.code).toBe(0)
   })
 
+  it('the answer rehearsed while a subagent still works changes nothing the answer says, and prints nothing', async () => {
+    const { project, env } = cliProject('fanout-rehearsed-', {})
+    const server = await serve({
+      respond: scriptByAgent([
+        // Still at work when the answer's steps are rehearsed (60 ms after the first request): unfinished then.
+        { name: 'sub', match: 'SUB TASK', turns: [{ ...reply.text('sub done'), delayMs: 400 }] },
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUse('Agent', { description: 'Sub work', prompt: 'SUB TASK', subagent_type: 'general-purpose' })],
+          then: (req) => reply.text(`main saw: ${req.toolResults[0]?.content ?? 'nothing'}`)
+        }
+      ])
+    })
+    for (const format of ['json', 'events', 'text']) {
+      const r = await runCli(['run', '-p', 'Go.', '--cwd', project, '--output-format', format], { env: env(server.url) })
+      expect(r.code, r.stderr).toBe(0)
+      const lines = r.stdout.trimEnd().split('\n')
+      if (format === 'text') {
+        expect(r.stdout).toMatch(/^main saw: .*sub done.*\n$/s)
+        continue
+      }
+      const results = lines.map((l) => JSON.parse(l)).filter((l) => l.type === 'result')
+      expect(results, format).toHaveLength(1)
+      expect(results[0]).toMatchObject({ is_error: false, subtype: 'success', terminal_reason: 'completed', status: 'completed' })
+      expect(results[0].result).toMatch(/^main saw: .*sub done/s)
+      expect(results[0].errors).toBeUndefined()
+      expect(results[0].subagent_stats).toMatchObject({ completed: 1, failed: 0 })
+    }
+  })
+
   it('stream faults in a subagent, foreground and background, are retried and the run completes', async () => {
     const { project, env } = cliProject('fanout-subfault-', {})
     const faults: Array<(r: MessageReply) => MessageReply> = [(r) => reply.malformedAfter(1, r), (r) => reply.dropAfter(1, r)]

@@ -4,7 +4,7 @@
 // it unchanged. Fanout adds `status` (its own run status) and `error`; docs/claude-code-differences.md lists
 // the keys Claude Code has that Fanout leaves out.
 import { randomUUID } from 'node:crypto'
-import { apiUsage } from '../../../shared/usage'
+import { apiUsage, emptyUsage } from '../../../shared/usage'
 import type { AgentRunResult } from '../../runtime/loop/types'
 import { contextWindowFor } from '../../runtime/model/context-window'
 import { modelMaxTokens } from '../../runtime/model/effort'
@@ -91,6 +91,21 @@ const refusals = new WeakMap<ResultMessage, NonNullable<AgentRunResult['promptRe
 
 export function promptRefusalOf(summary: ResultMessage): AgentRunResult['promptRefused'] {
   return refusals.get(summary)
+}
+
+/** A run that answered `text` without a model call (a local slash command), begun at `startedAt`. */
+export function answeredRun(text: string, startedAt: number): AgentRunResult {
+  return {
+    status: 'completed',
+    result: text,
+    numTurns: 0,
+    toolUses: 0,
+    usage: emptyUsage(),
+    durationMs: Date.now() - startedAt,
+    messages: [],
+    model: '',
+    stopReason: null
+  }
 }
 
 export function resultMessage({ sessionId, result, tally, interrupted, overBudget, windows }: ResultInput): ResultMessage {
