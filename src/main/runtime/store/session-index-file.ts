@@ -11,9 +11,10 @@ export async function readSessionIndex(dataDir: string, sessionId: string): Prom
   return raw === null ? null : parseSessionIndex(raw, file)
 }
 
-export async function writeSessionIndex(dataDir: string, index: SessionIndex, ahead?: MadeAhead): Promise<void> {
+/** Writes session.json; `index` is serialized before this returns (a caller may pass the live index and change it after). */
+export function writeSessionIndex(dataDir: string, index: Readonly<SessionIndex>, ahead?: MadeAhead): Promise<void> {
   // fsync is skipped: the index is rewritten often and can always be rebuilt from the transcripts.
-  await writeJsonAtomic(sessionIndexPath(dataDir, index.sessionId), index, { fsync: false, ...(ahead ? { ahead } : {}) })
+  return writeJsonAtomic(sessionIndexPath(dataDir, index.sessionId), index, { fsync: false, ...(ahead ? { ahead } : {}) })
 }
 
 /**

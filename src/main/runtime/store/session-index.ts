@@ -161,8 +161,16 @@ export class SessionIndexBuilder {
 
   /** A finished copy: totals, session status and title derived from the agents. */
   snapshot(): SessionIndex {
+    return structuredClone(this.finished())
+  }
+
+  /**
+   * The index itself, finished as snapshot() finishes it, with no copy: only to be serialized at once (the
+   * session.json write, which the session's end waits for), before any event changes it.
+   */
+  finished(): Readonly<SessionIndex> {
     finalizeIndex(this.index)
-    return structuredClone(this.index)
+    return this.index
   }
 
   private create(e: AgentEvent): AgentRecord {
