@@ -107,6 +107,9 @@ describe('browser-mode HTTP', () => {
     expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${server.port}`)
     expect(csp).not.toContain('unsafe')
     expect(r.headers['x-content-type-options']).toBe('nosniff')
+    // Cross-origin isolated: its own process, and full-precision clocks for the UI's frame figures.
+    expect(r.headers['cross-origin-opener-policy']).toBe('same-origin')
+    expect(r.headers['cross-origin-embedder-policy']).toBe('require-corp')
     expect(r.headers['cache-control']).toBe('no-store')
     expect((await get('/assets/app.js')).headers['content-type']).toMatch(/javascript/)
   })
