@@ -96,21 +96,6 @@ describe('fan-out estimate', () => {
     expect(f.events.some((e) => e.type === 'permission_request')).toBe(false)
     expect(starts(f.events).filter((s) => s.depth === 1)).toHaveLength(2)
   })
-
-  it('with nobody to ask, the estimate of agents that all started as their calls streamed waits for the last one to ask its model, and the turn still says it', async () => {
-    const f = await makeFixture([scriptedAgent('worker', 'Do part', [], reply.text('did it')), mainAgent([calls(3)], reply.text('ok'))])
-    await f.session.run('Split it.')
-    await f.session.idle()
-    const types = f.events.map((e) => `${e.type}${e.type === 'model_request' && e.agentId !== f.session.mainAgentId ? ' worker' : ''}`)
-    expect(types.filter((t) => t === 'estimate')).toHaveLength(1)
-    expect(types.filter((t) => t === 'model_request worker').length).toBeGreaterThanOrEqual(3)
-    // Every worker's first request is on its way before the estimate is said; the main agent's turn ends after it.
-    expect(types.indexOf('estimate')).toBeGreaterThan(types.indexOf('model_request worker'))
-    const thirdRequest = types.findIndex((t, i) => t === 'model_request worker' && types.slice(0, i).filter((x) => x === t).length === 2)
-    expect(types.indexOf('estimate')).toBeGreaterThan(thirdRequest)
-    const mainTurnEnd = f.events.findIndex((e) => e.type === 'turn_end' && e.agentId === f.session.mainAgentId)
-    expect(types.indexOf('estimate')).toBeLessThan(mainTurnEnd)
-  })
 })
 
 describe('the history an estimate reads', () => {

@@ -1,8 +1,7 @@
-// What a turn's Agent calls will cost, said before the turn ends (and before any of them starts where the person
-// approves fan-outs): an `estimate` event (the approval surface, the CLI's json and stream-json outputs show it)
-// from each definition's recorded runs and the prompts' sizes, with a range. Above the amount Settings → Limits
-// names, the person is asked first, once for the whole fan-out; refused (or with nobody to ask), the calls are
-// answered without starting anything.
+// What a turn's Agent calls will cost, said before any of them starts: an `estimate` event (the approval
+// surface, the CLI's json and stream-json outputs show it) from each definition's recorded runs and the
+// prompts' sizes, with a range. Above the amount Settings → Limits names, the person is asked first, once for
+// the whole fan-out; refused (or with nobody to ask), the calls are answered without starting anything.
 import { estimateCall, estimateText, historyKey, historyRuns, sumEstimates, type AgentRunRecord, type FanoutEstimate } from '../../../../shared/budget'
 import { readAgentHistory } from '../../store/agent-history'
 import type { AgentHandle } from '../runs/agent-registry'
@@ -78,24 +77,12 @@ export async function estimateFanout(host: EstimateHost, calls: ReadonlyArray<{ 
   )
 }
 
-/**
- * With nobody to ask, a reply whose subagents all started as their calls streamed has its estimate said this long
- * after the reply ends: the reply's last call is at that moment on its way to its agent's first request, and the
- * estimate (~0.4 ms for 16 calls) waited for no one but stood in its way. The turn still says it before it ends.
- */
-const SAY_STARTED_AFTER_MS = 5
-
 /** AgentLoopOptions.beforeTools for an agent that may spawn: says the estimate, and asks above the setting. */
 export async function checkFanout(
   host: EstimateHost,
   handle: AgentHandle,
-  calls: ReadonlyArray<{ id: string; name: string; input: unknown }>,
-  started: ReadonlySet<string> = new Set()
+  calls: ReadonlyArray<{ id: string; name: string; input: unknown }>
 ): Promise<BeforeToolsAnswer | null> {
-  const agents = agentCalls(calls)
-  if (!agents.length) return null
-  if (!(host.gate.limits.approveFanoutAboveUsd > 0) && agents.every((a) => started.has(a.id)))
-    await new Promise((resolve) => setTimeout(resolve, SAY_STARTED_AFTER_MS))
   const estimate = await estimateFanout(host, calls)
   if (!estimate) return null
   host.emit({
