@@ -84,6 +84,44 @@ describe('JsonlWriter', () => {
     expect(existsSync(found)).toBe(true)
   })
 
+  it('with openNow, a file prepared ahead is there at once (no wait on the thread pool), written whole through its fd', async () => {
+    const { existsSync, readFileSync, writeFileSync } = await import('node:fs')
+    const file = join(dir, 'now.jsonl')
+    const w = new JsonlWriter<{ n: number; pad?: string }>(file, { header: () => ({ type: 'header' }), openNow: () => true, flushDelayMs: 1000 })
+    w.prepare()
+    expect(existsSync(file)).toBe(true) // made on the calling thread, before any turn of the event loop
+    expect(readFileSync(file, 'utf8')).toBe('') // the header goes with the first batch
+    w.append({ n: 1 })
+    await w.flush()
+    // A batch past what is written on the calling thread goes through the fd's own asynchronous write.
+    w.append({ n: 2, pad: 'x'.repeat(100 * 1024) })
+    await w.release()
+    w.append({ n: 3 }) // opened again after release: no second header
+    await w.close()
+    expect((await lines(file)).map((l) => l.n ?? l.type)).toEqual(['header', 1, 2, 3])
+    // Nothing written to it: removed, as a file opened through the pool is.
+    const never = join(dir, 'never-now.jsonl')
+    const unused = new JsonlWriter(never, { header: () => ({ type: 'header' }), openNow: () => true })
+    unused.prepare()
+    expect(existsSync(never)).toBe(true)
+    await unused.discard()
+    expect(existsSync(never)).toBe(false)
+    // A file already there, or a folder not there yet: the open through the pool, with its rules (torn line, mkdir).
+    const torn = join(dir, 'torn-now.jsonl')
+    writeFileSync(torn, '{"type":"header"}\n{"n":1, "to')
+    const again = new JsonlWriter(torn, { header: () => ({ type: 'header' }), openNow: () => true })
+    again.prepare()
+    again.append({ n: 2 })
+    await again.close()
+    expect(readFileSync(torn, 'utf8')).toBe('{"type":"header"}\n{"n":1, "to\n{"n":2}\n')
+    const deep = join(dir, 'not', 'yet', 'there.jsonl')
+    const later = new JsonlWriter(deep, { header: () => ({ type: 'header' }), openNow: () => true })
+    later.prepare()
+    later.append({ n: 1 })
+    await later.close()
+    expect(await lines(deep)).toEqual([{ type: 'header' }, { n: 1 }])
+  })
+
   it('merges values that the merge hook folds together, and only unwritten ones', async () => {
     const file = join(dir, 'm.jsonl')
     const w = new JsonlWriter<{ t: string }>(file, { merge: (a, b) => ({ t: a.t + b.t }), flushDelayMs: 1000 })

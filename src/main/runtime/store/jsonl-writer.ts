@@ -2,7 +2,7 @@
 // every agent event): values queue in memory and one fs write per batch carries them all, after a short
 // delay. Writes never overlap, so lines land in append order. The fd stays open between batches and can
 // be released (agents that finished) so a session with hundreds of agents does not hold hundreds of fds.
-import { writeSync } from 'node:fs'
+import { close, ftruncate, openSync, write, writeSync } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import { mkdir, open, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
@@ -17,6 +17,11 @@ export interface JsonlWriterOptions<T> {
   merge?: (prev: T, next: T) => T | null
   /** Awaited before the file is first opened (e.g. the recorder creating its data folder). */
   beforeOpen?: () => Promise<void>
+  /**
+   * Whether `prepare` may create the file at once, on the calling thread (beforeOpen has nothing left to wait
+   * for). Default: never; the file is opened through the thread pool.
+   */
+  openNow?: () => boolean
   /** A write failed (the batch is kept and retried on the next append or flush); once per outage. Default: console.error. */
   onError?: (err: Error) => void
   /** A write succeeded after `onError` reported an outage: the file is whole again and writing goes on. */
@@ -35,11 +40,35 @@ export const DEFAULT_FLUSH_DELAY_MS = 16
  */
 const WRITE_HERE_UP_TO = 64 * 1024
 
-type Opened = { handle: FileHandle; prefix: string; header: boolean }
+/** What the writer does with an open file: a FileHandle, or an fd it opened on the calling thread (FdFile). */
+type AppendFile = Pick<FileHandle, 'fd' | 'truncate' | 'appendFile' | 'close'>
+
+type Opened = { handle: AppendFile; prefix: string; header: boolean }
 
 /** Writes all of `buf` at the end of the file (opened for appending), on the calling thread. */
-function appendHere(handle: FileHandle, buf: Buffer): void {
+function appendHere(handle: AppendFile, buf: Buffer): void {
   for (let at = 0; at < buf.length; ) at += writeSync(handle.fd, buf, at, buf.length - at)
+}
+
+const done = (resolve: () => void, reject: (err: Error) => void) => (err: Error | null) => (err ? reject(err) : resolve())
+
+/** A file opened with openSync (opened for appending): what a FileHandle does for the writer, by its fd. */
+class FdFile implements AppendFile {
+  constructor(readonly fd: number) {}
+
+  truncate(len?: number): Promise<void> {
+    return new Promise((resolve, reject) => ftruncate(this.fd, len ?? 0, done(resolve, reject)))
+  }
+
+  async appendFile(data: string | Uint8Array): Promise<void> {
+    const buf = typeof data === 'string' ? Buffer.from(data) : data
+    for (let at = 0; at < buf.length; )
+      at += await new Promise<number>((resolve, reject) => write(this.fd, buf, at, buf.length - at, null, (err, n) => (err ? reject(err) : resolve(n))))
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => close(this.fd, done(resolve, reject)))
+  }
 }
 
 export class JsonlWriter<T = unknown> {
@@ -50,12 +79,14 @@ export class JsonlWriter<T = unknown> {
   private headerUnwritten = false
   private timer: ReturnType<typeof setTimeout> | null = null
   private writing: Promise<void> | null = null
-  private handle: FileHandle | null = null
+  private handle: AppendFile | null = null
   /** Values appended so far, and how many of them are on disk: a flush waits for those before it, not after. */
   private appended = 0
   private written = 0
   /** An open started ahead of the first write (prepare). */
   private opening: Promise<Opened> | null = null
+  /** A file prepare created on the calling thread, with what its first write begins with. */
+  private created: Opened | null = null
   /** This writer created the file (it was not there before). */
   private createdHere = false
   private closed = false
@@ -94,6 +125,7 @@ export class JsonlWriter<T = unknown> {
    */
   prepare(): void {
     if (this.handle || this.opening || this.closed) return
+    if (this.opts.openNow?.() && this.createHere()) return
     const opening = this.openFile()
     this.opening = opening
     opening.catch(() => {
@@ -144,6 +176,7 @@ export class JsonlWriter<T = unknown> {
       // An open started ahead and never written to: its file is let go too (a later write opens it again).
       const early = this.opening
       this.opening = null
+      this.created = null
       if (early) await early.catch(() => undefined)
       const h = this.handle
       this.handle = null
@@ -285,8 +318,34 @@ export class JsonlWriter<T = unknown> {
     return out
   }
 
+  /**
+   * Creates the file now, on the calling thread (a new agent's transcript: tens of microseconds, where an open
+   * through the thread pool waits for the calling thread to come back to the event loop, behind whatever else
+   * it runs then). False when it is there already or cannot be made: the open through the pool deals with that.
+   */
+  private createHere(): boolean {
+    let fd: number
+    try {
+      fd = openSync(this.file, 'ax')
+    } catch {
+      return false
+    }
+    const handle = new FdFile(fd)
+    const prefix = this.headerLine()
+    this.committed = 0
+    this.createdHere = true
+    this.handle = handle
+    this.created = { handle, prefix, header: prefix !== '' }
+    return true
+  }
+
   /** The open file, and what its first write must begin with (a header, or the end of a torn line). */
   private opened(): Opened | Promise<Opened> {
+    const made = this.created
+    if (made) {
+      this.created = null
+      return made
+    }
     const early = this.opening
     if (early) {
       this.opening = null
@@ -300,13 +359,11 @@ export class JsonlWriter<T = unknown> {
    * its header goes out with the first batch, in one write; an existing one is checked for a torn last line.
    * The folder is created only when the open says it is missing.
    */
-  private async openFile(): Promise<{ handle: FileHandle; prefix: string; header: boolean }> {
+  private async openFile(): Promise<Opened> {
     await this.opts.beforeOpen?.()
-    // A header still waiting in `unwritten` (its write failed) is the one this file gets.
-    const header = () => (this.opts.header && !this.headerUnwritten ? JSON.stringify(this.opts.header()) + '\n' : '')
     const created = await this.tryOpen('ax')
     if (created) {
-      const prefix = header()
+      const prefix = this.headerLine()
       this.committed = 0
       this.createdHere = true
       return { handle: (this.handle = created), prefix, header: prefix !== '' }
@@ -323,7 +380,7 @@ export class JsonlWriter<T = unknown> {
       this.dirty = false
       this.committed = size
       if (size === 0) {
-        prefix = header()
+        prefix = this.headerLine()
       } else {
         // A crash can leave a torn last line; end it so our first line is not glued onto it.
         // The torn fragment stays (nothing is ever deleted) and readers skip it with a note.
@@ -337,6 +394,11 @@ export class JsonlWriter<T = unknown> {
     }
     this.handle = handle
     return { handle, prefix, header: prefix !== '' && prefix !== '\n' }
+  }
+
+  /** The header line a new (or empty) file begins with; none while one waits in `unwritten` (its write failed). */
+  private headerLine(): string {
+    return this.opts.header && !this.headerUnwritten ? JSON.stringify(this.opts.header()) + '\n' : ''
   }
 
   /** Opens with `flags`; null when 'ax' finds the file already there. */

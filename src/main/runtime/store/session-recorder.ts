@@ -163,6 +163,8 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
         header: () => makeHeader(e),
         merge: mergeDeltas,
         beforeOpen: () => loading,
+        // Once the session on disk is loaded, a new agent's transcript is made as it is spawned (a model request waits for it).
+        openNow: () => loaded && !refused && !closed,
         // Said plainly, once per outage, and again when it is over: the person sees the run paused, not broken.
         onError: (err) =>
           onError(
