@@ -2,11 +2,12 @@
 // every agent event): values queue in memory and one fs write per batch carries them all, after a short
 // delay. Writes never overlap, so lines land in append order. The fd stays open between batches and can
 // be released (agents that finished) so a session with hundreds of agents does not hold hundreds of fds.
-import { close, ftruncate, openSync, write, writeSync } from 'node:fs'
+import { openSync, writeSync } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import { mkdir, open, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { errorMessage } from '../../../shared/error-message'
+import { FdFile, type AppendFile } from './fd-file'
 
 export interface JsonlWriterOptions<T> {
   /** How long values wait to be written with later ones. Default 16 ms. */
@@ -40,35 +41,11 @@ export const DEFAULT_FLUSH_DELAY_MS = 16
  */
 const WRITE_HERE_UP_TO = 64 * 1024
 
-/** What the writer does with an open file: a FileHandle, or an fd it opened on the calling thread (FdFile). */
-type AppendFile = Pick<FileHandle, 'fd' | 'truncate' | 'appendFile' | 'close'>
-
 type Opened = { handle: AppendFile; prefix: string; header: boolean }
 
 /** Writes all of `buf` at the end of the file (opened for appending), on the calling thread. */
 function appendHere(handle: AppendFile, buf: Buffer): void {
   for (let at = 0; at < buf.length; ) at += writeSync(handle.fd, buf, at, buf.length - at)
-}
-
-const done = (resolve: () => void, reject: (err: Error) => void) => (err: Error | null) => (err ? reject(err) : resolve())
-
-/** A file opened with openSync (opened for appending): what a FileHandle does for the writer, by its fd. */
-class FdFile implements AppendFile {
-  constructor(readonly fd: number) {}
-
-  truncate(len?: number): Promise<void> {
-    return new Promise((resolve, reject) => ftruncate(this.fd, len ?? 0, done(resolve, reject)))
-  }
-
-  async appendFile(data: string | Uint8Array): Promise<void> {
-    const buf = typeof data === 'string' ? Buffer.from(data) : data
-    for (let at = 0; at < buf.length; )
-      at += await new Promise<number>((resolve, reject) => write(this.fd, buf, at, buf.length - at, null, (err, n) => (err ? reject(err) : resolve(n))))
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve, reject) => close(this.fd, done(resolve, reject)))
-  }
 }
 
 export class JsonlWriter<T = unknown> {
@@ -85,8 +62,6 @@ export class JsonlWriter<T = unknown> {
   private written = 0
   /** An open started ahead of the first write (prepare). */
   private opening: Promise<Opened> | null = null
-  /** A file prepare created on the calling thread, with what its first write begins with. */
-  private created: Opened | null = null
   /** This writer created the file (it was not there before). */
   private createdHere = false
   private closed = false
@@ -125,8 +100,8 @@ export class JsonlWriter<T = unknown> {
    */
   prepare(): void {
     if (this.handle || this.opening || this.closed) return
-    if (this.opts.openNow?.() && this.createHere()) return
-    const opening = this.openFile()
+    const made = this.opts.openNow?.() ? this.createHere() : null
+    const opening = made ? Promise.resolve(made) : this.openFile()
     this.opening = opening
     opening.catch(() => {
       if (this.opening === opening) this.opening = null
@@ -176,7 +151,6 @@ export class JsonlWriter<T = unknown> {
       // An open started ahead and never written to: its file is let go too (a later write opens it again).
       const early = this.opening
       this.opening = null
-      this.created = null
       if (early) await early.catch(() => undefined)
       const h = this.handle
       this.handle = null
@@ -321,31 +295,29 @@ export class JsonlWriter<T = unknown> {
   /**
    * Creates the file now, on the calling thread (a new agent's transcript: tens of microseconds, where an open
    * through the thread pool waits for the calling thread to come back to the event loop, behind whatever else
-   * it runs then). False when it is there already or cannot be made: the open through the pool deals with that.
+   * it runs then). Null when it is there already or cannot be made: the open through the pool deals with that.
    */
-  private createHere(): boolean {
+  private createHere(): Opened | null {
     let fd: number
     try {
       fd = openSync(this.file, 'ax')
     } catch {
-      return false
+      return null
     }
-    const handle = new FdFile(fd)
+    return this.adoptCreated(new FdFile(fd))
+  }
+
+  /** A file this writer just created: empty, so its first write begins with the header. */
+  private adoptCreated(handle: AppendFile): Opened {
     const prefix = this.headerLine()
     this.committed = 0
     this.createdHere = true
     this.handle = handle
-    this.created = { handle, prefix, header: prefix !== '' }
-    return true
+    return { handle, prefix, header: prefix !== '' }
   }
 
   /** The open file, and what its first write must begin with (a header, or the end of a torn line). */
   private opened(): Opened | Promise<Opened> {
-    const made = this.created
-    if (made) {
-      this.created = null
-      return made
-    }
     const early = this.opening
     if (early) {
       this.opening = null
@@ -362,12 +334,7 @@ export class JsonlWriter<T = unknown> {
   private async openFile(): Promise<Opened> {
     await this.opts.beforeOpen?.()
     const created = await this.tryOpen('ax')
-    if (created) {
-      const prefix = this.headerLine()
-      this.committed = 0
-      this.createdHere = true
-      return { handle: (this.handle = created), prefix, header: prefix !== '' }
-    }
+    if (created) return this.adoptCreated(created)
     const handle = (await this.tryOpen('a+'))!
     let prefix = ''
     try {
