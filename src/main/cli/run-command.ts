@@ -202,22 +202,24 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.off('SIGINT', onSigint)
     stuck.dispose()
   }
-  // The look for worktrees left behind (when it had no quiet moment) runs beside the close.
+  // The look for worktrees left behind (when it had no quiet moment) runs beside the writes below.
   const looked = leftovers.settle()
-  // The view checkpoint waits until the answer is out (below): it is best effort and changes nothing said.
-  const closing = session.close('other', { checkpoint: false }).then(
+  // The answer waits until the session's record says what it says: every transcript line and state written,
+  // and session.json with the runs' ends (written as the last run ended, session-recorder.ts). The rest of the
+  // close (SessionEnd hooks, MCP servers, the files let go, the lock) comes after it: nothing there changes
+  // what the record or the answer says, and a kill in between leaves a session that reads as it ended.
+  const settled = session.flush().then(
     () => null,
     (err: unknown) => ({ err })
   )
-  // While the close's writes are under way (once it has started them), the answer's JSON line is made and
-  // stdout readied: ~0.5 ms and ~0.3 ms that the answer waited for after the close (16 agents' result).
+  // While those writes are under way (once they have started), the answer's JSON line is made and stdout readied.
   await new Promise((resolve) => setImmediate(resolve))
   let line = summary && (args.format === 'json' || args.format === 'events') ? jsonLine(summary) : null
   out.ready()
-  const closeError = await closing
-  if (closeError) {
+  const flushError = await settled
+  if (flushError) {
     // What could not be saved is said in one line, never a stack trace; the result (written after) says it too.
-    const why = `the session could not be saved completely: ${errorMessage(closeError.err)}`
+    const why = `the session could not be saved completely: ${errorMessage(flushError.err)}`
     process.stderr.write(`fanout run: ${why}\n`)
     if (summary) markUndone(summary, 'session_not_saved', why)
     line = null
@@ -234,12 +236,17 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   // The line made above says what the result says: every change to it since (markUndone) dropped the line.
   if (summary) code = printResult(summary, line)
-  // Once the answer is out: the end states' fsync and the view checkpoint. A state that could not reach the
-  // disk was said on stderr (onError); the run does not end in success then.
+  // Once the answer is out: the close, the end states' fsync and the view checkpoint. What fails there was said
+  // on stderr; the run does not end in success then.
   const failuresBefore = writeFailures.length
+  const closeError = await session.close('other', { checkpoint: false }).then(
+    () => null,
+    (err: unknown) => ({ err })
+  )
+  if (closeError) process.stderr.write(`fanout run: the session could not be closed cleanly: ${errorMessage(closeError.err)}\n`)
   await session.checkpoint()
   saveParseCache()
-  if (writeFailures.length > failuresBefore && code === 0) code = 1
+  if ((closeError || writeFailures.length > failuresBefore) && code === 0) code = 1
   out.dispose()
   await shutdownSandbox()
   return code

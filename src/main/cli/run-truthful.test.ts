@@ -1,13 +1,14 @@
 // `fanout run` never says success when work was left undone, and its result says why: an API error (as
 // Claude Code's `API Error: …`), a tool call cut off by max_tokens, a resumed session whose main conversation
 // is gone, a data folder that filled up. Stream faults are retried for subagents too, foreground and background.
-import { mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cliProject, runCli, useCliServers } from '../../../test/support/cli'
 import { byAttempt, reply, scriptByAgent } from '../runtime/model/scripted'
 import type { MessageReply } from '../runtime/model/scripted/types'
 import { CAN_MOUNT, CANNOT_MOUNT_REASON, mountSmallDisk } from '../runtime/store/testing/full-disk'
+import { readSessionSummary } from '../runtime/store'
 
 const serve = useCliServers()
 const json = ['--output-format', 'json']
@@ -239,6 +240,51 @@ describe('fanout run: results that tell the truth', () => {
     } finally {
       disk.unmount()
     }
+  })
+  it('killed once its answer is out (the close under way), the session reads as it ended: listed done, resumed with nothing called interrupted', async () => {
+    const { project, dataDir, env } = cliProject('fanout-killed-after-answer-', {})
+    const home = join(dataDir, '..')
+    const killed = join(home, 'killed-once')
+    // A SessionEnd hook runs in the close, after the answer is printed: the first one kills `fanout` (its parent).
+    mkdirSync(join(home, '.claude'), { recursive: true })
+    const hook = `[ -e '${killed}' ] || { touch '${killed}'; kill -9 $PPID; sleep 5; }`
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: hook }] }] } }))
+    const server = await serve({
+      respond: scriptByAgent([
+        { name: 'sub', match: 'COUNT THE FILES', turns: [reply.text('There are no files.')] },
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUse('Agent', { description: 'Count', prompt: 'COUNT THE FILES', subagent_type: 'general-purpose' })],
+          then: (req) => reply.text(`All done (turn ${req.turn}).`)
+        }
+      ])
+    })
+    const r = await runCli(['run', '-p', 'Count the files.', '--cwd', project, ...json], { env: env(server.url) })
+    expect(existsSync(killed), r.stderr).toBe(true)
+    expect(r.code, 'killed by its SessionEnd hook').toBeNull()
+    const out = JSON.parse(r.stdout)
+    expect(out).toMatchObject({ is_error: false, subtype: 'success', result: 'All done (turn 1).' })
+    // What the record says once the process is gone: the run ended, as the answer said.
+    const { sessionId, agents } = onlySession(dataDir)
+    expect((await readSessionSummary(dataDir, sessionId)).status).toBe('completed')
+    for (const file of readdirSync(agents).filter((f) => f.endsWith('.jsonl'))) {
+      const ends = readFileSync(join(agents, file), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"type":"agent_end"'))
+      expect(ends, file).toHaveLength(1)
+      expect(JSON.parse(ends[0]!).status, file).toBe('completed')
+    }
+    // Resumed, nothing is run again and nobody (the model, the person) is told of an interruption.
+    const before = server.messageRequests().length
+    const again = await runCli(['run', '--resume', sessionId, '-p', 'And now?', ...json], { env: env(server.url) })
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).not.toMatch(/interrupt/i)
+    const sent = server.messageRequests().slice(before)
+    expect(sent).toHaveLength(1)
+    expect(JSON.stringify(sent[0]!.messages)).not.toMatch(/interrupt/i)
+    expect(sent[0]!.lastUserText).toContain('And now?')
+    expect(JSON.parse(again.stdout).result).toBe('All done (turn 2).')
   })
 })
 

@@ -9,7 +9,7 @@ import { JsonlWriter } from './jsonl-writer'
 import { errorMessage } from '../../../shared/error-message'
 import { openSession, SessionNotFoundError } from './open-session'
 import { replaySession } from './session-fold'
-import { emptyIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
+import { emptyIndex, isTerminalStatus, SessionIndexBuilder, type SessionIndex } from './session-index'
 import { currentWriter, effectiveStatus, writeSessionIndex } from './session-index-file'
 import { NewerTranscriptError } from './transcript/decode'
 import { TempsAhead } from './temps-ahead'
@@ -99,6 +99,8 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   let closed = false
   let timer: ReturnType<typeof setTimeout> | null = null
   let indexWrite: Promise<void> | null = null
+  // Something was recorded since the last index write began.
+  let indexChanged = true
   const fold = new ViewFold(sessionId)
   // The session on disk could not be read: only a replay knows what its transcripts hold.
   let foldable = true
@@ -191,14 +193,24 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     }, interval)
   }
 
-  async function writeIndexNow(): Promise<void> {
+  /**
+   * session.json as the index stands now. `ifChanged`: nothing is written when nothing was recorded since the
+   * last write began (it is waited for), as when the last run's end wrote it already (see write()).
+   */
+  async function writeIndexNow(opts: { ifChanged?: boolean } = {}): Promise<void> {
     if (timer) clearTimeout(timer)
     timer = null
     if (refused) return
+    if (opts.ifChanged && !indexChanged) {
+      await indexWrite
+      return
+    }
     while (indexWrite) await indexWrite // one write at a time, so an older snapshot never lands last
     // Serialized as the write starts (writeSessionIndex), so the index needs no copy (~0.15 ms for 16 agents).
+    indexChanged = false
     indexWrite = writeSessionIndex(dataDir, builder.finished(), ahead)
       .catch((err: Error) => {
+        indexChanged = true // written again by the next write, even one that asks only for changes
         throw new Error(`Could not write ${join(dir, 'session.json')}: ${err.message}`)
       })
       .finally(() => {
@@ -235,13 +247,23 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     if (fold.pending >= FOLD_BACKLOG) fold.fold()
     if (e.type === 'agent_end') w.release().catch(() => {}) // write it now and free the fd; errors already reported
     builder.apply(e)
-    if (INDEX_EVENTS.has(e.type)) scheduleIndex()
+    indexChanged = true
+    // The end of the session's last run is in session.json at once, not a timer later: a list of sessions reads
+    // it done, and `fanout run`'s answer (which waits for the index) finds it written while the run wound down.
+    if (e.type === 'agent_end' && nothingRuns()) void writeIndexNow().catch(onError)
+    else if (INDEX_EVENTS.has(e.type)) scheduleIndex()
+  }
+
+  /** No agent of the session runs or waits to: every one in the index has ended. */
+  function nothingRuns(): boolean {
+    for (const a of Object.values(builder.index.agents)) if (!isTerminalStatus(a.status)) return false
+    return true
   }
 
   async function flushAll(): Promise<void> {
     await ready
     const results = await Promise.allSettled([...writers.values()].map((w) => w.flush()))
-    await writeIndexNow()
+    await writeIndexNow({ ifChanged: true })
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failed) throw failed.reason
   }
