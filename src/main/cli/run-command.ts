@@ -294,11 +294,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     }
   }
 
-  /** The answer's steps (its summary, its JSON line) run once while the model works, nothing printed (first-request.ts). */
+  /** The answer's steps (its summary, its JSON line, stdout's first write, of nothing) run once while the model works, nothing printed (first-request.ts). */
   function rehearseAnswer(): void {
     if (summary) return
     const rehearsal = summaryOf(answeredRun('', startedAt))
     if (args.format === 'json' || args.format === 'events') jsonLine(rehearsal)
+    out.ready()
   }
 
   /** A slash command answered without a model call, as Claude Code's result line says it (`local_command`). */

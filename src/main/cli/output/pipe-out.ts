@@ -8,7 +8,7 @@ export interface RunOutput {
   json(value: unknown): void
   /** A line made by jsonLine, written as it is. */
   line(text: string): void
-  /** Makes stdout now, when nothing waits for it: Node makes it at its first use (~0.3 ms for a pipe). */
+  /** Readies stdout now, when nothing waits for it (once): its first write sets up what later ones reuse (~0.2 ms). */
   ready(): void
   dispose(): void
 }
@@ -19,6 +19,7 @@ export interface RunOutput {
  */
 export function pipeOut(onClosed: () => void): RunOutput {
   let closed = false
+  let readied = false
   const onError = (err: NodeJS.ErrnoException) => {
     if (closed) return
     closed = true
@@ -36,7 +37,11 @@ export function pipeOut(onClosed: () => void): RunOutput {
     json: (value) => void (closed || writeJsonLine(process.stdout, value)),
     line: (text) => void (closed || writeLine(process.stdout, text)),
     // A write of nothing: the pipe's first write sets up what later ones reuse; a pipe or file gets no bytes.
-    ready: () => void (closed || process.stdout.write('')),
+    ready: () => {
+      if (readied || closed) return
+      readied = true
+      process.stdout.write('')
+    },
     // A write still pending when the run ends can fail after it (the reader closed the pipe meanwhile):
     // keep swallowing errors on both streams rather than let an unhandled EPIPE crash the exit.
     dispose: () => {
