@@ -11,6 +11,7 @@
 // tokens a second>]` starts a run with an empty cache (and replies streamed at that rate, 0: at once); `stats`
 // prints what the requests since the reset read, wrote and cost.
 import { appendFileSync } from 'node:fs'
+import { PerformanceObserver } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { PromptCache } from '../src/main/runtime/model/scripted/prompt-cache'
 import { reply, startScriptedServer, type ParsedRequest, type RecordedRequest, type ScriptedReply } from '../src/main/runtime/model/scripted'
@@ -51,6 +52,8 @@ export interface RunStats {
    * reply ended: the printed answer after it is the fourth hand-off (vs-claude-code.ts).
    */
   handOffs: { spawn: number; tool: number; report: number; lastReply: number } | null
+  /** The server's own garbage collection during the run, in ms (cost-server-process.ts keeps it out of runs). */
+  serverGcMs: number
 }
 
 /** The agent a request is of: a worker or fork by its task, the main agent by the bench mark, else none (a side request). */
@@ -219,6 +222,12 @@ const arrivalOf = (req: RecordedRequest | undefined): number => (req ? performan
 
 /** Entry of the server process: prints its URL, then answers control lines. */
 export async function serveCost(): Promise<void> {
+  // The server's own collections during a run (ms), said beside the figures (see cost-server-process.ts).
+  let gcMs = 0
+  let runFrom = 0
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.startTime >= runFrom) gcMs += e.duration
+  }).observe({ entryTypes: ['gc'] })
   let latency = 0
   let rate = 0
   const cache = new PromptCache()
@@ -242,6 +251,10 @@ export async function serveCost(): Promise<void> {
       cache.clear()
       server.requests.length = 0
       output = 0
+      // Everything the last run left is collected now, not during the next one.
+      ;(globalThis as { gc?: () => void }).gc?.()
+      runFrom = performance.now()
+      gcMs = 0
       process.stdout.write('ok\n')
     } else if (cmd === 'stats') {
       const reqs = server.messageRequests()
@@ -267,7 +280,8 @@ export async function serveCost(): Promise<void> {
         tooLong: reqs.filter((r) => r.inputTokens > contextWindowFor(r.model)).length,
         summaries: reqs.filter((r) => isSummary(r) && r.inputTokens <= contextWindowFor(r.model)).length,
         criticalOutputMs: criticalOutputMs(reqs),
-        handOffs: handOffsOf(reqs)
+        handOffs: handOffsOf(reqs),
+        serverGcMs: gcMs
       }
       if (process.env.BENCH_REQUEST_LOG) appendFileSync(process.env.BENCH_REQUEST_LOG, requestLog(reqs))
       if (process.env.BENCH_REQUEST_BODIES) appendFileSync(process.env.BENCH_REQUEST_BODIES, `${JSON.stringify(reqs.map((r) => r.body))}\n`)

@@ -316,6 +316,9 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         console.log(
           `  hand-offs on the critical path, medians in ms (main agent's reply → last worker's request / its tool reply → its next request / last answer → main agent's request / last reply → answer printed): ${sides.map(([who, h]) => `${who} ${h}`).join('; ')}`
         )
+      // The scripted server collects between runs (cost-server-process.ts); what it still collected inside them.
+      const gcOf = (runs: Measured[]) => (runs.length ? `${median(runs.map((m) => m.stats.serverGcMs)).toFixed(1)} ms` : '-')
+      console.log(`  the scripted server's own garbage collection inside a run, median: Fanout's runs ${gcOf(fan)}, Claude Code's ${gcOf(claude)}`)
       for (const m of [...fan, prewarm, ...offs, ...claude]) if (!m.ok) console.log(`  a run failed: ${m.note}`)
       const figures: SizeFigures = {
         claudeCodeAgents: cc ? cc.stats.agents : null,
