@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface, type Interface } from 'node:readline'
 import type { RunStats } from './cost-server'
 
-/** The server's young generation, each half (V8's `--max-semi-space-size`, MB). */
+/** The server's young generation, each half, fixed (V8's `--min-semi-space-size` and `--max-semi-space-size`, MB). */
 const SERVER_SEMI_SPACE_MB = 64
 
 export class CostServer {
@@ -19,9 +19,13 @@ export class CostServer {
     // each reset (between runs, never inside one), with a young generation large enough that a run seldom
     // fills it. Left at V8's defaults it scavenged ~9 times in a 16-way run (0.7-3.5 ms each, 24 ms once for a
     // full collection of the other side's garbage), and one that fell in a hand-off was counted as overhead.
-    const child = spawn(process.execPath, ['--expose-gc', `--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`, process.argv[1], '--cost-server'], {
-      stdio: ['pipe', 'pipe', 'inherit']
-    })
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', `--min-semi-space-size=${SERVER_SEMI_SPACE_MB}`, `--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`, process.argv[1], '--cost-server'],
+      {
+        stdio: ['pipe', 'pipe', 'inherit']
+      }
+    )
     const rl: Interface = createInterface({ input: child.stdout! })
     const lines = rl[Symbol.asyncIterator]()
     const first = await lines.next()
