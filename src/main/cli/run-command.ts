@@ -27,6 +27,7 @@ import { firstRequestSteps } from './first-request'
 import { jsonLine, writeJsonLine } from './redacted-output'
 import { errorMessage } from '../../shared/error-message'
 import type { AgentRunResult } from '../runtime/loop/types'
+import { turnBatches } from './turn-batches'
 
 /** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
 async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format'], out: RunOutput): Promise<number> {
@@ -325,37 +326,10 @@ export async function runCommand(argv: string[]): Promise<number> {
     return summaryOf(session.lastResult ?? (typeof ran === 'function' ? ran() : ran))
   }
 
-  /**
-   * --input-format stream-json: the user messages on stdin are turns of one conversation (Claude Code's
-   * multi-turn -p). The first starts as it arrives; those that arrive while a turn runs are sent together as
-   * the next turn once it ends, as Claude Code sends its queued messages. Each turn's result is printed as it
-   * ends; the last one's is the run's.
-   */
+  /** --input-format stream-json: each turn's result is printed as it ends; the last one's is the run's (turn-batches.ts). */
   async function runTurns(turns: AsyncIterable<string>, runOpts: { agentType?: string; maxTurns?: number }): Promise<ResultMessage> {
-    const queue: string[] = []
-    let ended = false
-    let failure: unknown
-    const waiting: { wake: (() => void) | null } = { wake: null }
-    void (async () => {
-      try {
-        for await (const text of turns) {
-          queue.push(text)
-          waiting.wake?.()
-        }
-      } catch (err) {
-        failure = err
-      } finally {
-        ended = true
-        waiting.wake?.()
-      }
-    })()
     let last: ResultMessage | null = null
-    for (;;) {
-      while (!queue.length && !ended && failure === undefined) await new Promise<void>((r) => (waiting.wake = r))
-      waiting.wake = null
-      if (failure !== undefined) throw failure
-      if (!queue.length) break
-      const texts = queue.splice(0, last ? queue.length : 1)
+    for await (const texts of turnBatches(turns)) {
       if (last) {
         // Each turn's result counts its own model calls, and its stream opens with system/init.
         counted.mainTurns = 0
