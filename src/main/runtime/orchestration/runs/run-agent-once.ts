@@ -137,7 +137,7 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         ...(fill ? { cacheFill: { text: fill, sharers } } : {}),
         ...(nested ? { afterTools: (calls) => nested.afterTools(calls) } : {}),
         // What its subagents will cost, said (and asked, above the setting) before they start.
-        ...(toolNames.includes(AGENT_TOOL_NAME) ? { beforeTools: (calls) => checkFanout(session, handle, calls) } : {}),
+        ...(toolNames.includes(AGENT_TOOL_NAME) ? { beforeTools: (calls, started) => checkFanout(session, handle, calls, started) } : {}),
         // Calls that start as soon as they have streamed whole, before the reply ends (spawn/early-spawn.ts).
         ...(session.startsEarly ? { startEarly: (call, sofar) => session.startsEarly!(handle, call, sofar) } : {}),
         // Its subagents' prompt prefix, warmed in the cache while their calls still stream (those that wait for the reply's end).

@@ -9,7 +9,8 @@ import { reply } from '../../model/scripted'
 import { closeFixtures, makeFixture, starts } from '../testing/session-fixture'
 import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 import { AGENT_HISTORY_FILE } from '../../store/agent-history'
-import { estimateFanout, readHistoryAhead, type EstimateHost } from './fanout-estimate'
+import { checkFanout, estimateFanout, readHistoryAhead, type EstimateHost } from './fanout-estimate'
+import type { AgentHandle } from '../runs/agent-registry'
 
 afterEach(closeFixtures)
 
@@ -95,6 +96,29 @@ describe('fan-out estimate', () => {
     expect(f.events.filter((e) => e.type === 'estimate')).toHaveLength(1)
     expect(f.events.some((e) => e.type === 'permission_request')).toBe(false)
     expect(starts(f.events).filter((s) => s.depth === 1)).toHaveLength(2)
+  })
+
+  it("is said before a call that waited for the reply's end starts; after the agents that started while it streamed", async () => {
+    const said: EstimateEvent[] = []
+    const host = {
+      definitions: { agents: () => new Map() },
+      gate: { limits: { approveFanoutAboveUsd: 0 } },
+      emit: (e: EstimateEvent) => said.push(e),
+      sessionId: 's1',
+      permissions: {}
+    } as unknown as EstimateHost
+    const main = { id: 'main' } as AgentHandle
+    const agentCall = (id: string) => ({ id, name: 'Agent', input: { description: id, prompt: `Do ${id}.`, subagent_type: 'general-purpose' } })
+    const turn = [agentCall('a'), agentCall('b'), { id: 'r', name: 'Read', input: { file_path: 'x' } }]
+    // One agent waits for the reply's end: it starts only after the estimate is said.
+    await expect(checkFanout(host, main, turn, new Set(['a']))).resolves.toBeNull()
+    expect(said.map((e) => e.estimate.agents.map((a) => a.toolUseId))).toEqual([['a', 'b']])
+    // Both started already (early-spawn.ts): nothing waits on it, and it is said once their first requests are out.
+    said.length = 0
+    await expect(checkFanout(host, main, turn, new Set(['a', 'b']))).resolves.toBeNull()
+    expect(said).toHaveLength(0)
+    await new Promise((resolve) => setImmediate(resolve))
+    await vi.waitFor(() => expect(said.map((e) => e.estimate.agents.map((a) => a.toolUseId))).toEqual([['a', 'b']]))
   })
 })
 
