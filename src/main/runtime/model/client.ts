@@ -3,21 +3,22 @@
 // conversation), usage and cost per call, and GET /v1/models.
 import { APIError } from '@anthropic-ai/sdk/core/error'
 import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
-import { createHash } from 'node:crypto'
-import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, stablePrefixTokens, type CacheSharing, type CacheTicket } from './cache-sharing'
+import { DEFAULT_CACHE_SHARING, sharingKey, stablePrefixTokens, type CacheSharing, type CacheTicket } from './cache-sharing'
 import { registerSecret } from '../../../shared/redact'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError, StreamMalformedError } from './errors'
 import { createHttpFetch, type PooledFetch } from './http-fetch'
 import { MessagesClient } from './sdk-client'
 import { MessageAccumulator, tokenCountsOf } from './message-accumulator'
-import { RateLimiter, type Ticket } from './rate-limiter'
+import type { Ticket } from './rate-limiter'
+import { accountOf } from './accounts'
+import { listModels } from './list-models'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
 import { buildRequestBody, latestReply } from './request-body'
 import { withCacheFill } from './cache-fill'
 import { assertSendable } from './request-invariants'
 import type { Usage } from '../../../shared/usage'
-import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelListing, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
+import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 import { monotonicMs } from '../clock'
 
 export interface ModelClientConfig {
@@ -80,22 +81,6 @@ const defaultFetch = () => (sharedFetch ??= createHttpFetch())
  */
 const SPAWNING_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task'])
 
-// One gate and one rate limiter per endpoint and credential, as the cache and the rate limits are per
-// workspace: sessions of one process share them.
-const gates = new Map<string, CacheSharingGate>()
-const limiters = new Map<string, RateLimiter>()
-const accountOf = (baseURL: string, credential: string) => `${baseURL}\u0000${createHash('sha1').update(credential).digest('base64')}`
-function gateFor(id: string): CacheSharingGate {
-  let gate = gates.get(id)
-  if (!gate) gates.set(id, (gate = new CacheSharingGate()))
-  return gate
-}
-function limiterFor(id: string): RateLimiter {
-  let limiter = limiters.get(id)
-  if (!limiter) limiters.set(id, (limiter = new RateLimiter()))
-  return limiter
-}
-
 /** A `max_tokens: 0` request of the body's prefix alone: it writes the tools and system entries and returns. */
 function prewarmBody(body: MessageCreateParamsStreaming): MessageCreateParamsNonStreaming | null {
   // The API refuses max_tokens 0 with extended thinking; adaptive thinking is fine.
@@ -144,9 +129,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const idleMs = cfg.streamIdleTimeoutMs ?? 180_000
   const maxRetryTimeMs = cfg.maxRetryTimeMs ?? DEFAULT_MAX_RETRY_TIME_MS
   const sharing = cfg.cacheSharing ?? DEFAULT_CACHE_SHARING
-  const account = accountOf(baseURL, apiKey ?? authToken ?? '')
-  const gate = gateFor(account)
-  const limiter = limiterFor(account)
+  const { gate, limiter } = accountOf(baseURL, apiKey ?? authToken ?? '')
   /** Models replaced by the fallback model after overloads, for every later call (see fallbackModel). */
   const switched = new Map<string, string>()
 
@@ -362,23 +345,6 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     }
   }
 
-  async function listModels(signal?: AbortSignal): Promise<ModelListing[]> {
-    const out: ModelListing[] = []
-    try {
-      for await (const m of sdk.models.list({ limit: 1000 }, { signal })) {
-        const info = m as any
-        out.push({ id: info.id, createdAt: info.created_at, displayName: info.display_name, line: info.line, lifecycle: info.lifecycle })
-      }
-    } catch (err) {
-      const failure = describeFailure(err)
-      const message = failure.unreachable
-        ? unreachableMessage(baseURL, baseUrlSource, failure.message)
-        : `Could not list models at ${baseURL}: ${failure.message}`
-      throw new ModelCallError(message, (err as any)?.status, 1, false, failure.unreachable ? unreachableCause(failure.message) : undefined)
-    }
-    return out
-  }
-
   /** Models the endpoint refused a warming for (a gateway without max_tokens 0, say): not warmed again by this client. */
   const warmRefused = new Set<string>()
 
@@ -415,5 +381,5 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   // TLS handshake take place while the run reads its settings and agents, not after its request is ready.
   const connect = () => void preconnect?.(baseURL, 1)
 
-  return { stream, listModels, baseURL, warm, connect }
+  return { stream, listModels: (signal?: AbortSignal) => listModels(sdk, baseURL, baseUrlSource, signal), baseURL, warm, connect }
 }
