@@ -1,7 +1,7 @@
 // `npm test`: build, type-check, lint, format check, unit tests (vitest), e2e (Playwright in Debian's Chromium).
 // Every stage runs even when an earlier one fails, so one run shows everything; the last line is the
 // count CI reads: `N passed, N failed, N skipped`.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -27,6 +27,43 @@ function stage(name, cmd, args, env = {}) {
   const ok = r.status === 0
   console.log(`━━ ${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   return ok
+}
+
+/**
+ * A stage whose output is also kept: passed through as it comes, and returned, so what a runner printed outside
+ * any test (vitest's "Unhandled Errors", a worker that would not stop) can be said again at the end of the log.
+ */
+async function stageKept(name, cmd, args, env = {}) {
+  if (only.length && !only.includes(name)) return null
+  console.log(`\n━━ ${name}: ${[cmd.replace(root + '/', ''), ...args].join(' ')}`)
+  const started = Date.now()
+  const child = spawn(cmd, args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+  const kept = []
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk)
+    kept.push(chunk)
+  })
+  child.stderr.on('data', (chunk) => {
+    process.stderr.write(chunk)
+    kept.push(chunk)
+  })
+  const code = await new Promise((resolve) => child.on('close', (status, signal) => resolve(status ?? signal)))
+  const ok = code === 0
+  console.log(`━━ ${name}: ${ok ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  return {
+    ok,
+    output: Buffer.concat(kept)
+      .toString('utf8')
+      .replace(/\x1b\[[0-9;]*m/g, '')
+  }
+}
+
+/** What vitest printed about errors outside tests: its "Unhandled Errors" section, else each "Error" block it printed. */
+function runnerErrors(output) {
+  const lines = output.split('\n')
+  const at = lines.findIndex((l) => /Unhandled (Errors?|Rejection)|Error: \[vitest|Timeout (terminating|starting)|Worker exited/i.test(l))
+  if (at >= 0) return lines.slice(Math.max(0, at - 2), at + 40)
+  return lines.filter((l) => /error/i.test(l) && !/✓/.test(l)).slice(-20)
 }
 
 function check(name, cmd, args) {
@@ -57,7 +94,8 @@ if (check('format', bin('biome'), ['format', '--reporter=summary', '.']) === fal
 }
 
 const vitestJson = join(results, 'vitest.json')
-const unitOk = stage('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])
+const unit = await stageKept('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])
+const unitOk = unit?.ok ?? null
 if (unitOk !== null) {
   const v = readJson(vitestJson)
   if (v) {
@@ -66,15 +104,19 @@ if (unitOk !== null) {
     skipped += v.numPendingTests + (v.numTodoTests ?? 0)
     if (v.numFailedTests) failures.push(`unit (${v.numFailedTests})`)
     for (const file of v.testResults ?? []) {
+      const where = file.name.replace(root + '/', '')
       for (const t of file.assertionResults ?? []) {
-        if (t.status === 'failed')
-          failedTests.push({ where: file.name.replace(root + '/', ''), name: [...(t.ancestorTitles ?? []), t.title].join(' > '), why: t.failureMessages ?? [] })
+        if (t.status === 'failed') failedTests.push({ where, name: [...(t.ancestorTitles ?? []), t.title].join(' > '), why: t.failureMessages ?? [] })
       }
+      // A file that failed with every test passed: its hooks (afterAll) or its loading.
+      if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
+        failedTests.push({ where, name: '(the file, outside its tests)', why: [file.message || 'failed'] })
     }
   }
   if (!v || (!unitOk && !v.numFailedTests)) {
     failed++
     failures.push('unit (runner error)')
+    failedTests.push({ where: 'vitest', name: 'what it printed outside the tests', why: runnerErrors(unit.output), lines: 45 })
   }
 }
 
@@ -119,7 +161,7 @@ for (const t of failedTests) {
     .replace(/\x1b\[[0-9;]*m/g, '')
     .split('\n')
     .filter((l) => l.trim() && !/node_modules\/|<anonymous>|node:internal/.test(l))
-  for (const line of lines.slice(0, 12)) console.log(`    ${line.slice(0, 300)}`)
+  for (const line of lines.slice(0, t.lines ?? 12)) console.log(`    ${line.slice(0, 300)}`)
 }
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`)
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)
