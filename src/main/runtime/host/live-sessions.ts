@@ -3,7 +3,7 @@
 import { resolve } from 'node:path'
 import type { AgentStartEvent } from '../../../shared/events'
 import type { SessionSummary } from '../../../shared/ipc-contract'
-import { planPrompt, type AgentSession } from '../orchestration'
+import { planPrompt, SessionClosedError, type AgentSession } from '../orchestration'
 import { appBuiltinText } from './app-builtins'
 import type { DemoModel } from './demo'
 import type { HostListeners } from './host-listeners'
@@ -40,6 +40,9 @@ export interface LiveSessionsOptions {
 
 export class LiveSessions {
   private readonly live = new Map<string, Live>()
+  /** Prompts being made ready to run (runInBackground): closeAll waits for them, so none starts a run after it. */
+  private readonly starting = new Set<Promise<unknown>>()
+  private closing = false
 
   constructor(private readonly o: LiveSessionsOptions) {}
 
@@ -108,8 +111,17 @@ export class LiveSessions {
     // that answers itself (a refused `!` block) is said where the session shows problems.
     // A built-in (`/cost`, `/context`…) is answered here, as a card in the conversation (app-builtins.ts); `/cost`
     // counts its wall time from when the session began.
-    planPrompt(live.session, prompt, { startedAt: live.createdAt, builtins: true, ...(opts?.agentType ? { agent: opts.agentType } : {}) })
+    // Closing (the app quits, the host closes): nothing new starts; the sessions are being stopped and let go.
+    if (this.closing) return
+    const planned = planPrompt(live.session, prompt, { startedAt: live.createdAt, builtins: true, ...(opts?.agentType ? { agent: opts.agentType } : {}) })
+    const settled: Promise<unknown> = planned.then(
+      (): unknown => this.starting.delete(settled),
+      (): unknown => this.starting.delete(settled)
+    )
+    this.starting.add(settled)
+    planned
       .then((plan): unknown => {
+        if (this.closing) return undefined // closed while the prompt was made ready: it never ran
         if (plan.kind === 'local' && plan.builtin) return this.commandOutput(live, prompt, appBuiltinText(plan.builtin, plan.text))
         if (plan.kind === 'local') throw new Error(plan.text)
         return live.session.run(plan.prompt, { ...opts, ...plan.opts })
@@ -117,7 +129,11 @@ export class LiveSessions {
       .then(
         () => this.updated(live),
         // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
-        (err) => this.o.listeners.error(live.session.sessionId, live.session.mainAgentId, errorMessage(err))
+        (err) => {
+          // Its session closed as its run began (mid-start when the host closed): nothing ran, and nobody is left to tell.
+          if (this.closing && err instanceof SessionClosedError) return
+          this.o.listeners.error(live.session.sessionId, live.session.mainAgentId, errorMessage(err))
+        }
       )
   }
 
@@ -143,6 +159,10 @@ export class LiveSessions {
 
   /** Stops every session, waits for its agents to settle and releases it. */
   async closeAll(): Promise<void> {
+    // A prompt still being made ready would start its run after the session closed (its events dropped, its
+    // model request sent by a host that is gone): none starts from now on, and those under way settle first.
+    this.closing = true
+    await Promise.allSettled([...this.starting])
     const all = this.all()
     for (const live of all) live.session.stop(live.session.mainAgentId, false)
     await Promise.all(

@@ -1,6 +1,6 @@
 // Orchestration: sessions, the Agent tool, subagent spawning, background agents, resume, SendMessage and
 // mailboxes, forks, permission requests and limits.
-export { AgentSession } from './session/session'
+export { AgentSession, SessionClosedError } from './session/session'
 export { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session/session-options'
 export { planPrompt, type PlanOptions, type PromptPlan } from './session/prompt-plan'
 export { AgentRegistry, isFinished, type AgentHandle } from './runs/agent-registry'

@@ -97,6 +97,8 @@ export class AgentSession {
   private history: RunHistoryRecorder | null = null
   /** What the files say as of the last reload (trust, effort, worktree.baseRef). */
   private readonly settings: SessionSettings
+  /** Set as close() begins: nothing starts in the session after that (its files and lock are being let go). */
+  private closing = false
 
   private constructor(
     readonly options: AgentSessionOptions,
@@ -327,12 +329,14 @@ export class AgentSession {
    * them (prompt-mentions.ts); a command's own `@file`s were read when it was prepared (session-commands.ts).
    */
   async run(prompt: string | ContentBlock[], opts: RunOptions = {}): Promise<AgentRunResult> {
+    this.refuseClosed()
     const agents = this.services.definitions.agents()
     const mentioned =
       typeof prompt === 'string'
         ? await mentionBlocks(prompt, this.services.permissions.pathPolicyIn(this.cwd), this.mainAgentId, (type) => agents.has(type))
         : []
     // Its conversation may say those agents work in the background: it must not wait for their reports.
+    this.refuseClosed() // closed while the prompt's mentions were read
     const note = this.services.dormant.takeCutOffNote()
     if (!note && mentioned.length === 0) return this.services.main.run(prompt, opts)
     // After the prompt, so that the prompt stays the run's first line (its label); hidden in the UI like any reminder.
@@ -384,6 +388,7 @@ export class AgentSession {
    * idle agent's compaction fails (its conversation is then unchanged).
    */
   compact(agentId: string = this.mainAgentId, instructions?: string): Promise<CompactOutcome> {
+    if (this.closing) return Promise.reject(closedError(this.sessionId))
     return compactById(this.services, this.services.main, agentId, instructions)
   }
 
@@ -392,6 +397,7 @@ export class AgentSession {
    * the failed request is sent again. Resolves once it started; `run` settles when it ends.
    */
   retry(agentId: string): ReturnType<typeof retryAgent> {
+    if (this.closing) return Promise.reject(closedError(this.sessionId))
     return retryAgent(this.services, agentId)
   }
 
@@ -411,6 +417,7 @@ export class AgentSession {
    * started yet): kept in its durable mailbox (needs a dataDir). Throws when it cannot be delivered at all.
    */
   sendMessage(to: string, message: string, from = 'user', summary?: string): Promise<SendOutcome> {
+    if (this.closing) return Promise.reject(closedError(this.sessionId))
     return sendMessage(this.services, to, message, from, summary)
   }
 
@@ -435,6 +442,7 @@ export class AgentSession {
    * waiting that they were about to read; needs a dataDir.
    */
   resumeInterrupted(): Promise<ResumeReport> {
+    if (this.closing) return Promise.reject(closedError(this.sessionId))
     return this.dataDir ? resumeAgents(this.services as AgentServices & { dataDir: string }) : Promise.resolve({ resumed: [], problems: [], notResumed: [] })
   }
 
@@ -499,6 +507,7 @@ export class AgentSession {
    * unless `checkpoint: false` leaves that to checkpoint(): `fanout run` prints its answer first.
    */
   async close(reason = 'other', opts: { checkpoint?: boolean } = {}): Promise<void> {
+    this.closing = true
     try {
       const main = this.services.main
       if (main.sessionStarted) await this.extensions.hooks.sessionEnd(main.getHandle(), reason)
@@ -512,6 +521,11 @@ export class AgentSession {
     if (opts.checkpoint !== false) await this.checkpoint()
   }
 
+  /** A run asked for once close() began is refused: it would write to a closed recorder and outlive its host. */
+  private refuseClosed(): void {
+    if (this.closing) throw closedError(this.sessionId)
+  }
+
   /**
    * After close(…, { checkpoint: false }): the fsync of the states runs ended with (runs/persistence.ts), and the
    * session's view, for the next open to read instead of replaying it.
@@ -520,3 +534,10 @@ export class AgentSession {
     return this.files.checkpoint()
   }
 }
+
+/** What a call that would start work in a closed session is answered with. */
+export class SessionClosedError extends Error {
+  readonly code = 'session_closed'
+}
+
+const closedError = (sessionId: string): SessionClosedError => new SessionClosedError(`Session ${sessionId} is closed: nothing more runs in it.`)
