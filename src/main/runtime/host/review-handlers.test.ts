@@ -81,7 +81,8 @@ describe('review calls', () => {
         ok: true,
         value: { path: w1.path, opened: true }
       })
-      await waitUntil(() => existsSync(marker), 'the editor to start')
+      // The shell makes the file (>) before echo writes its line: wait for the whole line, not the file.
+      await waitUntil(() => existsSync(marker) && readFileSync(marker, 'utf8').endsWith('\n'), 'the editor to start')
       expect(readFileSync(marker, 'utf8').trim()).toBe(`${w1.path} ${w1.path}`)
       process.env.PATH = empty
       const terminal = await dispatchCall(h, 'review.openFolder', { cwd: repo!.root, agentId: 'a1', with: 'terminal' })
