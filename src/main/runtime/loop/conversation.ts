@@ -52,3 +52,18 @@ export function keepablePartial(content: ContentBlock[], started: (id: string) =
 export const MAX_TOKENS_NUDGE =
   'Your response was cut off because it hit the output token limit. Continue exactly where you stopped, without repeating anything; ' +
   'if you were in the middle of a tool call, make it again in full.'
+
+/**
+ * `opening` as the next user turn: merged into a trailing user message the model has not answered (interrupted
+ * results, a failed request's), as the API itself takes two user messages in a row; else a message of its own.
+ * A run opened on such a history sends it so, and a rebuild of its transcript (store/rebuild-conversation.ts)
+ * makes the same message: what was sent is sent again as it was.
+ */
+export function withUserTurn(messages: readonly ChatMessage[], opening: ChatMessage['content']): ChatMessage[] {
+  const last = messages[messages.length - 1]
+  if (last?.role !== 'user') return [...messages, { role: 'user', content: opening }]
+  return [...messages.slice(0, -1), { role: 'user', content: [...blocksOf(last.content), ...blocksOf(opening)] }]
+}
+
+const blocksOf = (content: ChatMessage['content']): ContentBlock[] =>
+  typeof content === 'string' ? (content ? [{ type: 'text', text: content }] : []) : content

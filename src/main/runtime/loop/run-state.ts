@@ -5,7 +5,7 @@ import type { AgentEvent, AgentLimit, ChatMessage, ContentBlock, EventPayload } 
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 import { ContextControl, type RunIo } from '../compaction/context-control'
 import type { ApiToolSpec, ModelClient } from '../model/types'
-import { inboxBlocks, promptBlocks, textOf } from './conversation'
+import { inboxBlocks, promptBlocks, textOf, withUserTurn } from './conversation'
 import { guardedClient, runStops, turnLimitNote, type StopCondition } from './stop'
 import type { AgentLoopOptions, AgentRunResult, AgentRunStatus, EmitFn } from './types'
 import { monotonicMs } from '../clock'
@@ -103,7 +103,11 @@ export class RunState {
   }
 
   append(message: ChatMessage, deliveries: string[] = []): void {
-    this.messages.push(message)
+    // A user turn after a user message the model never answered (this run's history ended so) is merged into
+    // it, as the API takes it and a rebuild of the transcript makes it (withUserTurn); the event is the turn.
+    const last = this.messages[this.messages.length - 1]
+    if (message.role === 'user' && last?.role === 'user') this.messages.splice(-1, 1, ...withUserTurn([last], message.content))
+    else this.messages.push(message)
     if (message.role === 'assistant') this.runText = textOf(message.content).trim() || this.runText
     this.send({ type: 'message', message, ...(deliveries.length ? { deliveries } : {}) })
   }

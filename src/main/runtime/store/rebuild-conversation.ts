@@ -8,6 +8,7 @@
 // error result is valid input that tells the model plainly that the call never finished, so it can
 // decide to retry. This is also what Claude Code does for interrupted tool calls.
 import type { AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+import { withUserTurn } from '../loop/conversation'
 
 export const INTERRUPTED_TOOL_RESULT =
   'This tool call did not finish: the agent was interrupted (stopped or the app exited) before it returned a result. Run it again if it is still needed.'
@@ -132,7 +133,12 @@ export function repairConversation(
       return
     }
     const changed = content.length !== blocks.length || content.some((b, k) => b !== blocks[k])
-    out.push(changed ? { role: 'user', content } : msg)
+    // A user message right after another (a run opened on a history whose last message the model never
+    // answered: interrupted results, a failed request) is one turn, as the API itself takes it and as the run
+    // sent it (loop/run-state.ts, append): merged, so every rebuild sends what was sent.
+    const prev = out[out.length - 1]
+    if (prev?.role === 'user') out.splice(-1, 1, ...withUserTurn([prev], content))
+    else out.push(changed ? { role: 'user', content } : msg)
   })
   answerPending(input.length)
   return { messages: out, repairs }
@@ -168,6 +174,5 @@ export function repairedHistory(messages: readonly ChatMessage[]): ChatMessage[]
  */
 export function appendUserText(messages: readonly ChatMessage[], text: string): ChatMessage[] {
   const last = messages[messages.length - 1]
-  if (last?.role !== 'user') return [...messages, { role: 'user', content: text }]
-  return [...messages.slice(0, -1), { role: 'user', content: [...blocksOf(last), { type: 'text', text }] }]
+  return last?.role === 'user' ? withUserTurn(messages, [{ type: 'text', text }]) : [...messages, { role: 'user', content: text }]
 }

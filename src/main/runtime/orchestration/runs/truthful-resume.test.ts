@@ -1,7 +1,7 @@
 // What the model is told after a crash is true, and what it was told stays told: the note about cut-off
 // subagents is built after the restart and says which run again, and a cut-off call's answer is decided
 // once and recorded, so a second resume sends the same history (no report twice, no rewritten tool result).
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ChatMessage } from '../../../../shared/events'
@@ -10,6 +10,7 @@ import { reply, requestLogViolations } from '../../model/scripted'
 import { RESUME_NOTE_START } from '../../../../shared/run-opening'
 import { agentReached, closeFixtures, type Fixture, latch, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
 import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
+import { waitUntil } from '../../tools/test-kit'
 import type { AgentHandle } from './agent-registry'
 
 afterEach(closeFixtures)
@@ -151,6 +152,72 @@ describe('a resume tells the truth', () => {
     expect(count(JSON.stringify(last.messages), REPORT)).toBe(1)
     // Every request: no tool_use id twice, each answered once, and no agent's history rewritten between requests.
     expect(requestLogViolations(requests)).toEqual([])
+    hold.open()
+  })
+
+  it('a tool call a kill cut off, then a kill during the resume: the second resume sends the history the first one sent', async () => {
+    // The kill as a kill -9 can leave it: the mapper's transcript ends with its Glob call, no result written.
+    const hold = latch()
+    let sessionId = ''
+    let second: string | null = null
+    const f: Fixture = await makeFixture([
+      scriptedAgent('mapper', 'Map the callers', [
+        reply.toolUse('Glob', { pattern: '*' }),
+        async (req) => {
+          if (!req.lastUserText.includes(RESUME_NOTE_START)) {
+            await hold.wait
+            return reply.text('unreachable')
+          }
+          // The first resume's request is with the model: a second kill -9 now (its note is on disk before it is sent).
+          if (!second) {
+            second = join(f.root, 'killed-again')
+            cpSync(resumed, second, { recursive: true })
+            await markWriterDead(second, sessionId)
+            await hold.wait
+            return reply.text('unreachable')
+          }
+          return reply.text(REPORT)
+        }
+      ]),
+      mainAgent(
+        [reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers', run_in_background: true }), reply.text('It is mapping.')],
+        (req) => reply.text(`main saw: ${req.lastUserText.slice(0, 40)}`)
+      )
+    ])
+    const { session: s1, events: events1 } = await f.newSession()
+    sessionId = s1.sessionId
+    await s1.run('Map the parser callers.')
+    const mapper = await agentReached(s1, events1, 'Map callers', 'tool_end')
+    const resumed = await f.crashCopy(s1)
+    s1.stop()
+    const file = join(resumed, 'sessions', sessionId, 'agents', `${mapper.id}.jsonl`)
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const call = lines.findIndex((l) => l.includes('"type":"message"') && l.includes('"tool_use"'))
+    expect(call, 'the Glob call is in the transcript').toBeGreaterThan(0)
+    writeFileSync(file, `${lines.slice(0, call + 1).join('\n')}\n`)
+
+    // What the killed process sent after the kill point (the held Glob result) is no part of what the resumes are checked against.
+    const afterKill = f.model.server.messageRequests().length
+    const { session: s2 } = await f.openSession(sessionId, resumed)
+    expect((await s2.resumeInterrupted()).resumed).toEqual([mapper.id])
+    await waitUntil(() => second !== null, 'the first resume to reach the model')
+    s2.stop()
+    for (const a of s2.registry.all()) s2.stop(a.id, false)
+
+    const { session: s3 } = await f.openSession(sessionId, second!)
+    expect((await s3.resumeInterrupted()).resumed).toEqual([mapper.id])
+    await s3.idle()
+    const resumes = f.model.server.messageRequests().slice(afterKill)
+    const [first, again] = resumes.filter((r) => r.firstUserText.startsWith('Map the callers')).map((r) => plainOf(r.messages) as ChatMessage[])
+    // The call is answered as cut off, and the note follows in the same turn: one user message, as sent and as
+    // rebuilt. The model never answered it, so the second resume's note joins that turn after what it said.
+    expect(first.map((m) => m.role)).toEqual(['user', 'assistant', 'user'])
+    expect(again.map((m) => m.role)).toEqual(['user', 'assistant', 'user'])
+    expect(again.slice(0, 2)).toEqual(first.slice(0, 2))
+    const said = first[2].content as unknown[]
+    expect((again[2].content as unknown[]).slice(0, said.length)).toEqual(said)
+    expect(count(JSON.stringify(again[2]), RESUME_NOTE_START)).toBe(2)
+    expect(requestLogViolations(resumes)).toEqual([])
     hold.open()
   })
 
