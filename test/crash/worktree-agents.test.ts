@@ -164,6 +164,36 @@ async function agentRuns(p: CrashProject, sessionId: string): Promise<Seen> {
   return seen
 }
 
+/** What the record and git say of an agent whose work is in no commit: a failure says where its work went. */
+function whereIs(p: CrashProject, sessionId: string, name: string): string {
+  const dir = agentsDir(p, sessionId)
+  const lines: string[] = []
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.state.json'))) {
+    const state = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+      agentId: string
+      description?: string
+      status: string
+      worktree?: { path: string; branch: string }
+    }
+    if (state.description !== name) continue
+    const wt = state.worktree
+    const there = wt && existsSync(wt.path)
+    const status = there ? spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: wt.path, encoding: 'utf8' }) : null
+    const branch = wt ? spawnSync('git', ['log', '--format=%h %s', '-3', wt.branch], { cwd: p.project, encoding: 'utf8' }) : null
+    const transcript = join(dir, `${state.agentId}.jsonl`)
+    const events = existsSync(transcript)
+      ? readFileSync(transcript, 'utf8')
+          .split('\n')
+          .flatMap((l) => /"type":"(agent_start|agent_end|tool_start|tool_end|error|worktree[a-z_]*)"/.exec(l)?.[1] ?? [])
+      : []
+    lines.push(
+      `  ${name} (${state.agentId}): ${state.status}; worktree ${wt ? `${wt.path} (${there ? 'there' : 'gone'}), branch ${wt.branch}` : 'none'}; ` +
+        `status ${JSON.stringify(status?.stdout.trim() ?? status?.stderr.trim() ?? '')}; branch log ${JSON.stringify(branch?.stdout.trim() || branch?.stderr.trim() || '')}; events ${events.join(' ')}`
+    )
+  }
+  return lines.join('\n') || `  ${name}: no state file`
+}
+
 async function crashAndResume(point: Point): Promise<void> {
   const p = crashProject()
   mkdirSync(p.dataDir, { recursive: true })
@@ -218,7 +248,7 @@ async function crashAndResume(point: Point): Promise<void> {
 
     expect(seen.inCheckout, 'every run of every agent was in its own worktree').toEqual([])
     expect(changed, 'no agent changed the checkout').toEqual([])
-    expect(lost, 'every agent’s work is in a commit on its branch').toEqual([])
+    expect(lost, `every agent’s work is in a commit on its branch; of those lost:\n${lost.map((n) => whereIs(p, sessionId, n)).join('\n')}`).toEqual([])
     expect(out.code, out.stderr).toBe(0)
     expect(JSON.parse(out.stdout).result).toBe(`reports=${ALL.length}`)
     expect(seen.runs).toBeGreaterThanOrEqual(ALL.length)
