@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { folders, host } from '../../../../test/support/host'
 import { dispatchCall } from '../../../shared/ipc-dispatch'
+import { createModelClient } from '../model/client'
 import { reply, scriptByAgent } from '../model/scripted'
 import { AgentSession, SessionClosedError } from '../orchestration'
 
@@ -35,7 +36,6 @@ describe('closing the host as a session starts', () => {
   it('a closed session refuses to run, retry, compact, message or resume, and sends nothing', async () => {
     const dirs = folders()
     const { server } = await host(scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]), dirs)
-    const { createModelClient } = await import('../model/client')
     const session = await AgentSession.create({
       cwd: dirs.cwd,
       dataDir: dirs.dataDir,

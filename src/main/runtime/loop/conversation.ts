@@ -65,5 +65,6 @@ export function withUserTurn(messages: readonly ChatMessage[], opening: ChatMess
   return [...messages.slice(0, -1), { role: 'user', content: [...blocksOf(last.content), ...blocksOf(opening)] }]
 }
 
-const blocksOf = (content: ChatMessage['content']): ContentBlock[] =>
+/** A message's content as blocks: a string is one text block (none when empty). */
+export const blocksOf = (content: ChatMessage['content']): ContentBlock[] =>
   typeof content === 'string' ? (content ? [{ type: 'text', text: content }] : []) : content

@@ -8,7 +8,7 @@
 // error result is valid input that tells the model plainly that the call never finished, so it can
 // decide to retry. This is also what Claude Code does for interrupted tool calls.
 import type { AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
-import { withUserTurn } from '../loop/conversation'
+import { blocksOf, withUserTurn } from '../loop/conversation'
 
 export const INTERRUPTED_TOOL_RESULT =
   'This tool call did not finish: the agent was interrupted (stopped or the app exited) before it returned a result. Run it again if it is still needed.'
@@ -60,8 +60,6 @@ export function rebuildConversation(events: readonly AgentEvent[], opts: Rebuild
 
 type Block = ContentBlock
 
-const blocksOf = (m: ChatMessage): Block[] => (typeof m.content === 'string' ? (m.content ? [{ type: 'text', text: m.content }] : []) : m.content)
-
 /**
  * Makes a message list valid for the Messages API: every tool_use answered in the next user message
  * (tool_result blocks first, in call order), orphan or duplicate tool_results dropped, empty messages
@@ -87,7 +85,7 @@ export function repairConversation(
   }
 
   input.forEach((msg, i) => {
-    const blocks = blocksOf(msg)
+    const blocks = blocksOf(msg.content)
     if (msg.role === 'assistant') {
       answerPending(i)
       // A call id seen before is a message written twice (a write that failed and was retried by an older
@@ -173,6 +171,5 @@ export function repairedHistory(messages: readonly ChatMessage[]): ChatMessage[]
  * (e.g. synthetic tool results) after its blocks, so the conversation keeps alternating roles.
  */
 export function appendUserText(messages: readonly ChatMessage[], text: string): ChatMessage[] {
-  const last = messages[messages.length - 1]
-  return last?.role === 'user' ? withUserTurn(messages, [{ type: 'text', text }]) : [...messages, { role: 'user', content: text }]
+  return withUserTurn(messages, text)
 }
