@@ -63,11 +63,19 @@ export type AgentStateInput = Omit<AgentState, 'version' | 'updatedAt'> & { upda
  * once would otherwise queue sixteen fsyncs ahead of their file reads on libuv's four threads. The state a run
  * ends with is fsynced a moment later, with others (runs/persistence.ts, END_SYNC_MS).
  */
-export async function writeAgentState(dataDir: string, state: AgentStateInput, opts: { durable?: boolean; ahead?: MadeAhead } = {}): Promise<AgentState> {
+export async function writeAgentState(
+  dataDir: string,
+  state: AgentStateInput,
+  opts: { durable?: boolean; ahead?: MadeAhead; refill?: boolean } = {}
+): Promise<AgentState> {
   const file = agentStatePath(dataDir, state.sessionId, state.agentId)
   const r = agentStateSchema().safeParse({ ...state, version: AGENT_STATE_VERSION, updatedAt: state.updatedAt ?? Date.now() })
   if (!r.success) throw new Error(`Refusing to write an invalid agent state to ${file}: ${describe(r.error)}`)
-  await writeJsonAtomic(file, r.data, { fsync: opts.durable !== false, ...(opts.ahead ? { ahead: opts.ahead } : {}) })
+  await writeJsonAtomic(file, r.data, {
+    fsync: opts.durable !== false,
+    ...(opts.ahead ? { ahead: opts.ahead } : {}),
+    ...(opts.refill === false ? { refill: false } : {})
+  })
   return r.data
 }
 

@@ -26,6 +26,12 @@ export interface AtomicWriteOptions {
   createDir?: boolean
   /** Temps made ahead in the file's folder (temps-ahead.ts): one is used when ready, for files of the default mode. */
   ahead?: MadeAhead
+  /**
+   * Whether the temp this write takes from `ahead` is replaced by a new one (default true). False for a write
+   * no other is expected to follow soon (the session's last run has ended): making a temp is an open(2) with
+   * O_CREAT|O_EXCL through the thread pool, and on two cores its cost lands on the calling thread.
+   */
+  refill?: boolean
 }
 
 /** An empty temp file made ahead, open for writing. */
@@ -37,14 +43,14 @@ export interface TempFile {
 /** Where writeFileAtomic takes a temp made ahead from (temps-ahead.ts). */
 export interface MadeAhead {
   readonly dir: string
-  /** A temp ready in `dir`, or null when none is. */
-  take(): TempFile | null
+  /** A temp ready in `dir`, or null when none is; `refill` false: no other is made to replace it. */
+  take(refill?: boolean): TempFile | null
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  const made = opts.ahead && opts.mode === undefined && opts.ahead.dir === dirname(file) ? opts.ahead.take() : null
+  const made = opts.ahead && opts.mode === undefined && opts.ahead.dir === dirname(file) ? opts.ahead.take(opts.refill !== false) : null
   if (made) {
     try {
       return await writeIntoMade(made, file, data, opts)

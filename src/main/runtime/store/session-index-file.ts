@@ -12,9 +12,9 @@ export async function readSessionIndex(dataDir: string, sessionId: string): Prom
 }
 
 /** Writes session.json; `index` is serialized before this returns (a caller may pass the live index and change it after). */
-export function writeSessionIndex(dataDir: string, index: Readonly<SessionIndex>, ahead?: MadeAhead): Promise<void> {
+export function writeSessionIndex(dataDir: string, index: Readonly<SessionIndex>, ahead?: MadeAhead, opts: { refill?: boolean } = {}): Promise<void> {
   // fsync is skipped: the index is rewritten often and can always be rebuilt from the transcripts.
-  return writeJsonAtomic(sessionIndexPath(dataDir, index.sessionId), index, { fsync: false, ...(ahead ? { ahead } : {}) })
+  return writeJsonAtomic(sessionIndexPath(dataDir, index.sessionId), index, { fsync: false, ...(ahead ? { ahead } : {}), ...opts })
 }
 
 /**

@@ -53,6 +53,8 @@ export interface SessionRecorder {
   /** Resolves once an existing session (resume) has been loaded and the first index written. */
   readonly ready: Promise<void>
   record(event: AgentEvent): void
+  /** No agent of the session runs or waits to, as its record stands: every agent in the index has ended. */
+  nothingRuns(): boolean
   /**
    * Starts opening a new agent's transcript before its first event (as it is spawned): the first request it
    * sends waits for its lines, not for the open too. Its header is made from `agent` (when it was spawned).
@@ -197,7 +199,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
    * session.json as the index stands now. `ifChanged`: nothing is written when nothing was recorded since the
    * last write began (it is waited for), as when the last run's end wrote it already (see write()).
    */
-  async function writeIndexNow(opts: { ifChanged?: boolean } = {}): Promise<void> {
+  async function writeIndexNow(opts: { ifChanged?: boolean; last?: boolean } = {}): Promise<void> {
     if (timer) clearTimeout(timer)
     timer = null
     if (refused) return
@@ -208,7 +210,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     while (indexWrite) await indexWrite // one write at a time, so an older snapshot never lands last
     // Serialized as the write starts (writeSessionIndex), so the index needs no copy (~0.15 ms for 16 agents).
     indexChanged = false
-    indexWrite = writeSessionIndex(dataDir, builder.finished(), ahead)
+    indexWrite = writeSessionIndex(dataDir, builder.finished(), ahead, opts.last ? { refill: false } : {})
       .catch((err: Error) => {
         indexChanged = true // written again by the next write, even one that asks only for changes
         throw new Error(`Could not write ${join(dir, 'session.json')}: ${err.message}`)
@@ -250,7 +252,8 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     indexChanged = true
     // The end of the session's last run is in session.json at once, not a timer later: a list of sessions reads
     // it done, and `fanout run`'s answer (which waits for the index) finds it written while the run wound down.
-    if (e.type === 'agent_end' && nothingRuns()) void writeIndexNow().catch(onError)
+    // No temp is made for a next write then: it may never come, and making one would be in the answer's way.
+    if (e.type === 'agent_end' && nothingRuns()) void writeIndexNow({ last: true }).catch(onError)
     else if (INDEX_EVENTS.has(e.type)) scheduleIndex()
   }
 
@@ -307,6 +310,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     dir,
     ready,
     record,
+    nothingRuns,
     prepare(agent) {
       // writerFor opens a writer's file as it makes it; one that is there already is left as it is.
       if (!closed) writerFor(agent)

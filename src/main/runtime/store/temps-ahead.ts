@@ -28,10 +28,13 @@ export class TempsAhead implements MadeAhead {
     private readonly keep = 2
   ) {}
 
-  /** A temp made ahead (its fd open for writing, empty), or null when none is ready; making the next begins. */
-  take(): TempFile | null {
+  /**
+   * A temp made ahead (its fd open for writing, empty), or null when none is ready; making the next begins,
+   * unless `refill` is false (no write is expected soon: the next one that comes makes its own temp).
+   */
+  take(refill = true): TempFile | null {
     const temp = this.ready.shift() ?? null
-    this.fill()
+    if (refill) this.fill()
     return temp
   }
 

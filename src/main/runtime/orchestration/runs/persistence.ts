@@ -104,7 +104,9 @@ export class SessionPersistence {
     // the state is written, the transcript's agent_end is what a restart goes by (store/resume.ts).
     if (event.type === 'agent_end') {
       const flushed = this.flushAgent(event.agentId)
-      void this.writeState(handle, event.status, undefined, handle.parentId ? flushed.then(nextTurn) : flushed)
+      // The session's last run ended: no temp is made ahead for a next state (SessionRecorder.nothingRuns).
+      const last = this.recorder.nothingRuns()
+      void this.writeState(handle, event.status, undefined, handle.parentId ? flushed.then(nextTurn) : flushed, last)
     } else this.startLater(handle)
   }
 
@@ -127,9 +129,10 @@ export class SessionPersistence {
 
   /**
    * Queues a state.json write for this agent; writes of one agent land in order, each after `after` (if
-   * given). Resolves once it is written (errors reported).
+   * given). Resolves once it is written (errors reported). `last`: the session's last run has ended, so no
+   * temp is made ahead to replace the one this write takes.
    */
-  writeState(handle: AgentHandle, status: AgentStateInput['status'], prompt?: string, after?: Promise<void>): Promise<void> {
+  writeState(handle: AgentHandle, status: AgentStateInput['status'], prompt?: string, after?: Promise<void>, last = false): Promise<void> {
     // A newer state supersedes a starting state not written yet (the agent's end, a relaunch).
     if (status !== 'running') this.starting.delete(handle.id)
     const state = { ...stateOf(handle, this.opts.sessionId, status), ...(prompt !== undefined ? { prompt } : {}) }
@@ -139,7 +142,7 @@ export class SessionPersistence {
     const launch = status === 'queued'
     const next = previous
       .then(() => after)
-      .then(() => writeAgentState(this.opts.dataDir, state, { durable: launch, ahead: this.ahead }))
+      .then(() => writeAgentState(this.opts.dataDir, state, { durable: launch, ahead: this.ahead, ...(last ? { refill: false } : {}) }))
       .then(() => {
         if (status !== 'running' && !launch) this.syncLater(agentStatePath(this.opts.dataDir, this.opts.sessionId, handle.id))
       })
