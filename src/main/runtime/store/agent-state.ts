@@ -71,11 +71,7 @@ export async function writeAgentState(
   const file = agentStatePath(dataDir, state.sessionId, state.agentId)
   const r = agentStateSchema().safeParse({ ...state, version: AGENT_STATE_VERSION, updatedAt: state.updatedAt ?? Date.now() })
   if (!r.success) throw new Error(`Refusing to write an invalid agent state to ${file}: ${describe(r.error)}`)
-  await writeJsonAtomic(file, r.data, {
-    fsync: opts.durable !== false,
-    ...(opts.ahead ? { ahead: opts.ahead } : {}),
-    ...(opts.refill === false ? { refill: false } : {})
-  })
+  await writeJsonAtomic(file, r.data, { fsync: opts.durable !== false, ...(opts.ahead ? { ahead: opts.ahead } : {}), refill: opts.refill })
   return r.data
 }
 

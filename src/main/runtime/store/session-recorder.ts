@@ -199,7 +199,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
    * session.json as the index stands now. `ifChanged`: nothing is written when nothing was recorded since the
    * last write began (it is waited for), as when the last run's end wrote it already (see write()).
    */
-  async function writeIndexNow(opts: { ifChanged?: boolean; last?: boolean } = {}): Promise<void> {
+  async function writeIndexNow(opts: { ifChanged?: boolean; refill?: boolean } = {}): Promise<void> {
     if (timer) clearTimeout(timer)
     timer = null
     if (refused) return
@@ -210,7 +210,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     while (indexWrite) await indexWrite // one write at a time, so an older snapshot never lands last
     // Serialized as the write starts (writeSessionIndex), so the index needs no copy (~0.15 ms for 16 agents).
     indexChanged = false
-    indexWrite = writeSessionIndex(dataDir, builder.finished(), ahead, opts.last ? { refill: false } : {})
+    indexWrite = writeSessionIndex(dataDir, builder.finished(), ahead, { refill: opts.refill })
       .catch((err: Error) => {
         indexChanged = true // written again by the next write, even one that asks only for changes
         throw new Error(`Could not write ${join(dir, 'session.json')}: ${err.message}`)
@@ -253,7 +253,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     // The end of the session's last run is in session.json at once, not a timer later: a list of sessions reads
     // it done, and `fanout run`'s answer (which waits for the index) finds it written while the run wound down.
     // No temp is made for a next write then: it may never come, and making one would be in the answer's way.
-    if (e.type === 'agent_end' && nothingRuns()) void writeIndexNow({ last: true }).catch(onError)
+    if (e.type === 'agent_end' && nothingRuns()) void writeIndexNow({ refill: false }).catch(onError)
     else if (INDEX_EVENTS.has(e.type)) scheduleIndex()
   }
 

@@ -142,7 +142,7 @@ export class SessionPersistence {
     const launch = status === 'queued'
     const next = previous
       .then(() => after)
-      .then(() => writeAgentState(this.opts.dataDir, state, { durable: launch, ahead: this.ahead, ...(last ? { refill: false } : {}) }))
+      .then(() => writeAgentState(this.opts.dataDir, state, { durable: launch, ahead: this.ahead, refill: !last }))
       .then(() => {
         if (status !== 'running' && !launch) this.syncLater(agentStatePath(this.opts.dataDir, this.opts.sessionId, handle.id))
       })
