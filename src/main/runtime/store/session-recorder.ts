@@ -81,9 +81,6 @@ export interface SessionRecorder {
   checkpoint(): Promise<void>
 }
 
-// Folded lines held back at most this many before they are folded without waiting for the next index write.
-const FOLD_BACKLOG = 2048
-
 // Events that change what session.json says; deltas only move `updatedAt`, which can wait.
 const INDEX_EVENTS: ReadonlySet<AgentEvent['type']> = new Set(['agent_start', 'agent_end', 'status', 'usage', 'turn_start', 'tool_run'])
 
@@ -246,7 +243,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     // A merged line takes its last delta's seq: it has one too.
     const line = w.append(e) as RecordedEvent
     fold.line(line, line !== e)
-    if (fold.pending >= FOLD_BACKLOG) fold.fold()
+    fold.foldBacklog()
     if (e.type === 'agent_end') w.release().catch(() => {}) // write it now and free the fd; errors already reported
     builder.apply(e)
     indexChanged = true

@@ -9,6 +9,8 @@ import { createSessionRecorder } from './session-recorder'
 import { eventsFor, recordCrashed, tempDataDir } from './test-fixtures'
 import { readTranscript } from './transcript/reader'
 import { readViewCheckpoint } from './view-checkpoint'
+import { FOLD_BACKLOG, ViewFold } from './view-fold'
+import type { RecordedEvent } from './transcript/migrations'
 
 // Counts transcript reads; every call still reads the file.
 vi.mock('./transcript/reader', async (importOriginal) => {
@@ -244,5 +246,39 @@ describe('closing a recorder', () => {
     const cp = await readViewCheckpoint<SessionState>(dataDir, sessionId)
     expect(cp!.state).toEqual((await replayed()).state)
     expect(cp!.state.agents.main.status).toBe('interrupted')
+  })
+
+  it('does not sort the lines held behind an open stream again at every line', () => {
+    // One agent thinks at length (its deltas undecided until its stream ends) while 63 others run tools: every
+    // line after its first delta waits, however many come.
+    const fold = new ViewFold(sessionId)
+    const agents = Array.from({ length: 64 }, (_, i) => agent(`a${i}`, null, null))
+    const line = (e: AgentEvent) => {
+      fold.line(e as RecordedEvent)
+      fold.foldBacklog() // as the recorder does at every line
+    }
+    for (const a of agents) line(a.start({ cwd: '/repo' }))
+    for (const a of agents) line(a.ev({ type: 'turn_start', turn: 1 }))
+    const [thinker, ...workers] = agents
+    for (let i = 0; i < 80; i++) {
+      line(thinker.thinking(`step ${i}. `))
+      for (const [n, a] of workers.entries()) {
+        const id = `t${n}-${i}`
+        line(a.ev({ type: 'tool_start', toolUseId: id, name: 'Read' }))
+        line(a.ev({ type: 'tool_run', toolUseId: id, name: 'Read', input: { file_path: `f${i}` } }))
+        line(a.ev({ type: 'tool_end', toolUseId: id, name: 'Read', output: 'ok', isError: false, durationMs: 1 }))
+      }
+    }
+    const waiting = fold.pending
+    expect(waiting).toBeGreaterThan(10_000)
+    // A try per FOLD_BACKLOG lines come since the last, not one per line (it was ~13,000 here).
+    expect(fold.attempts).toBeLessThanOrEqual(Math.ceil(waiting / FOLD_BACKLOG) + 1)
+    // The thinking ends: at the next index write's fold, everything folds, in place order.
+    line(thinker.ev({ type: 'turn_end', turn: 1, stopReason: 'end_turn' }))
+    fold.fold()
+    expect(fold.pending).toBe(0)
+    const state = fold.finish()
+    expect(state.items.a0[0]).toMatchObject({ kind: 'thinking', text: expect.stringMatching(/^step 0\. .*step 79\. $/) })
+    expect(Object.keys(state.tools)).toHaveLength(63 * 80)
   })
 })
