@@ -2,11 +2,11 @@
 // waits on, and why it needs the person. Tiles and panels read the same, the same way.
 import type { PermissionState } from '../../../shared/view/session-state'
 import { attentionOf, type AttentionReason } from './attention'
-import { useApp } from './store'
+import { useAgentApp } from './agent-subscriptions'
 
 /** The oldest request of this agent still waiting for an answer. */
 export function useWaitingRequest(sessionId: string, agentId: string): PermissionState | undefined {
-  return useApp((s) => {
+  return useAgentApp(sessionId, agentId, (s) => {
     const sess = s.events.sessions[sessionId]
     const id = sess?.permissionQueue.find((r) => sess.permissions[r].requestingAgentId === agentId)
     return id ? sess.permissions[id] : undefined
@@ -15,7 +15,7 @@ export function useWaitingRequest(sessionId: string, agentId: string): Permissio
 
 /** Why the agent needs the person now, or null (see attention.ts). */
 export function useAttention(sessionId: string, agentId: string): AttentionReason | null {
-  return useApp((s) => {
+  return useAgentApp(sessionId, agentId, (s) => {
     const sess = s.events.sessions[sessionId]
     const a = sess?.agents[agentId]
     return sess && a ? attentionOf(sess, a, s.acknowledged) : null

@@ -3,6 +3,8 @@
 import type { AgentEvent } from '../../../shared/events'
 import { applyEvents } from '../../../shared/view/reducer'
 import { get, set } from './app-state'
+import { setFromEvents } from './agent-subscriptions'
+import { recordStreamed, resetStreamTails } from './stream-tails'
 import { newTextCadence, takeDueEvents } from './text-cadence'
 
 // Live batches are folded into the store once per animation frame, however many arrived since the last
@@ -77,7 +79,9 @@ function applyLive(batch: AgentEvent[]): void {
       set({ opening: { ...opening, held: [...opening.held, ...held] } })
     }
   }
-  if (batch.length) set((s) => ({ events: applyEvents(s.events, batch) }))
+  if (!batch.length) return
+  recordStreamed(batch)
+  setFromEvents(batch, (s) => ({ events: applyEvents(s.events, batch) }))
 }
 
 /** Drops what is queued (tests and the e2e harness). */
@@ -86,4 +90,5 @@ export function resetLiveEvents(): void {
   cadence = newTextCadence()
   cancelScheduled()
   replaying = null
+  resetStreamTails()
 }

@@ -22,7 +22,9 @@ import { useNow } from '../../lib/use-now'
 import { ATTENTION_LABEL } from '../../state/attention'
 import { elapsedMs } from '../../state/selectors'
 import { ui, useApp, type AppState } from '../../state/store'
-import { plainTail } from '../../lib/plain-preview'
+import { subscribeAgent, useAgentApp } from '../../state/agent-subscriptions'
+import { plainTailOf, tailWindow } from '../../lib/plain-preview'
+import { followTextTail } from '../../state/stream-tails'
 import { tileProps } from '../tile-props'
 import { TileActions, TileMessage } from './tile-actions'
 import { tileActivity, tileTextChars } from './tile-activity'
@@ -33,7 +35,7 @@ export const percent = (fraction: number): string => (fraction > 0 && fraction <
 
 // Memoized, like TileNow: each renders on its own clock (the figures each second, what the agent does when that changes; its text, per delta, is written by TileText).
 const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
-  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const agent = useAgentApp(sessionId, agentId, (s) => s.events.sessions[sessionId]?.agents[agentId])
   const live = !!agent && agent.endedAt === null
   const now = useNow(live)
   if (!agent) return null
@@ -94,22 +96,29 @@ function TileText({ sessionId, agentId, chars, thinking }: { sessionId: string; 
   useLayoutEffect(() => {
     const el = ref.current
     if (!el) return
-    const textOf = (s: AppState) => {
+    const lastText = (s: AppState) => {
       const items = s.events.sessions[sessionId]?.items[agentId]
       const last = items?.[items.length - 1]
-      return isText(last) ? last.text : ''
+      return isText(last) ? last : undefined
+    }
+    // Only the text's end is read, from what streamed since the last look (stream-tails.ts).
+    const follow = followTextTail(sessionId, agentId, tailWindow(chars))
+    const shown = (item: TextItem | undefined) => {
+      if (!item) return ''
+      const { window, cut } = follow(item)
+      return plainTailOf(window, cut, chars)
     }
     // The text node's value changes, as React changes a text it renders: replacing the node instead (textContent)
     // made the page restyle and lay out a new text object at every delta.
     const node = document.createTextNode('')
     el.replaceChildren(node)
-    let text = textOf(useApp.getState())
-    node.nodeValue = plainTail(text, chars)
-    return useApp.subscribe((s) => {
-      const next = textOf(s)
-      if (next === text) return
-      text = next
-      node.nodeValue = plainTail(text, chars)
+    let item = lastText(useApp.getState())
+    node.nodeValue = shown(item)
+    return subscribeAgent(sessionId, agentId, () => {
+      const next = lastText(useApp.getState())
+      if (next === item) return
+      item = next
+      node.nodeValue = shown(item)
     })
   }, [sessionId, agentId, chars])
   return <span ref={ref} className={`tile-text${thinking ? ' thinking' : ''}`} />
@@ -117,14 +126,14 @@ function TileText({ sessionId, agentId, chars, thinking }: { sessionId: string; 
 
 /** What the agent does now; its streamed text is TileText's, the one part of a tile that changes per delta. */
 const TileNow = memo(function TileNow({ sessionId, agentId, compact, textChars }: { sessionId: string; agentId: string; compact: boolean; textChars: number }) {
-  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
-  const last = useApp((s) => {
+  const agent = useAgentApp(sessionId, agentId, (s) => s.events.sessions[sessionId]?.agents[agentId])
+  const last = useAgentApp(sessionId, agentId, (s) => {
     const items = s.events.sessions[sessionId]?.items[agentId]
     const it = items?.[items.length - 1]
     return isText(it) ? TEXT_ITEM[it.kind] : it
   })
-  const lastTool = useApp((s) => (last?.kind === 'tool' ? s.events.sessions[sessionId]?.tools[last.toolUseId] : undefined))
-  const current = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
+  const lastTool = useAgentApp(sessionId, agentId, (s) => (last?.kind === 'tool' ? s.events.sessions[sessionId]?.tools[last.toolUseId] : undefined))
+  const current = useAgentApp(sessionId, agentId, (s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
   const request = useWaitingRequest(sessionId, agentId)
   if (!agent) return null
   const activity = tileActivity(agent, last, lastTool, current, request, textChars)
@@ -175,7 +184,7 @@ export const AgentTile = memo(function AgentTile(props: TileProps) {
 })
 
 function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight }: TileProps) {
-  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const agent = useAgentApp(sessionId, agentId, (s) => s.events.sessions[sessionId]?.agents[agentId])
   const request = useWaitingRequest(sessionId, agentId)
   const attention = useAttention(sessionId, agentId)
   const [messaging, setMessaging] = useState(false)

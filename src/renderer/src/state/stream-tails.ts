@@ -1,0 +1,65 @@
+// The last characters each agent streamed (text and thinking), kept as the live events come, beside the
+// transcripts they are folded into. A tile shows the end of its agent's newest text; the text in the store is
+// built delta by delta, a rope that any read of it copies whole — 30 KB and more per tile per frame once an
+// answer is long, and as much garbage. With these tails a tile reads only what came since it last looked.
+import type { AgentEvent } from '../../../shared/events'
+
+/** How many characters a tail keeps at least (a tile's window is under 700); trimmed at twice that. */
+const KEEP = 2048
+
+interface Tail {
+  /** Characters streamed by the agent through live events since this page began counting. */
+  total: number
+  /** The last of them (at least KEEP, when there were as many). */
+  text: string
+}
+
+const tails = new Map<string, Tail>()
+const keyOf = (sessionId: string, agentId: string) => `${sessionId}\u0000${agentId}`
+
+/** Counts the streamed text in live events about to be folded into the store (call before folding). */
+export function recordStreamed(events: readonly AgentEvent[]): void {
+  for (const e of events) {
+    if (e.type !== 'text_delta' && e.type !== 'thinking_delta') continue
+    const key = keyOf(e.sessionId, e.agentId)
+    const tail = tails.get(key) ?? { total: 0, text: '' }
+    tail.total += e.text.length
+    tail.text = tail.text.length + e.text.length > KEEP * 2 ? (tail.text + e.text).slice(-KEEP) : tail.text + e.text
+    tails.set(key, tail)
+  }
+}
+
+/** How many characters the agent has streamed through live events, and the last of them. */
+export function streamedTail(sessionId: string, agentId: string): { total: number; text: string } {
+  return tails.get(keyOf(sessionId, agentId)) ?? { total: 0, text: '' }
+}
+
+export function resetStreamTails(): void {
+  tails.clear()
+}
+
+/**
+ * Follows the end of one agent's newest text item: `next` gives the last `size` characters of the item's
+ * text (all of it when shorter), reading the item's whole text only when the live events cannot tell what
+ * was added — a new item, or text that came another way (a session opened, a replay).
+ */
+export function followTextTail(sessionId: string, agentId: string, size: number): (item: { key: string; text: string }) => { window: string; cut: boolean } {
+  let key: string | null = null
+  let length = 0
+  let total = 0
+  let window = ''
+  return (item) => {
+    const tail = streamedTail(sessionId, agentId)
+    const added = item.text.length - length
+    if (item.key === key && added >= 0 && added === tail.total - total && added <= tail.text.length) {
+      if (added) window = (window + tail.text.slice(tail.text.length - added)).slice(-size)
+    } else {
+      // The item's length is known without reading it; only its last characters are copied.
+      window = item.text.length > size ? item.text.slice(-size) : item.text
+    }
+    key = item.key
+    length = item.text.length
+    total = tail.total
+    return { window, cut: length > size }
+  }
+}
