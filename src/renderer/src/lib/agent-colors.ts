@@ -42,7 +42,14 @@ export function agentColorName(color: string | undefined, agentType: string): st
  * its name written in that color (the same hue, with 4.5:1 contrast on the theme's surfaces). The main
  * agent (no parent) without its own color stays neutral, so subagents stand out.
  */
+// One style object per color: the same object at every render, so a memoized view given it renders again only
+// when its agent's color changes.
+const STYLES = new Map<string, Readonly<CSSProperties>>()
+
 export function agentColorStyle(color: string | undefined, agentType: string, { isRoot = false }: { isRoot?: boolean } = {}): CSSProperties {
   const name = isRoot && !namedColor(color) ? 'main' : agentColorName(color, agentType)
-  return { ['--agent-color' as string]: `var(--agent-${name})`, ['--agent-text' as string]: `var(--agent-${name}-text)` }
+  let style = STYLES.get(name)
+  if (!style)
+    STYLES.set(name, (style = Object.freeze({ ['--agent-color' as string]: `var(--agent-${name})`, ['--agent-text' as string]: `var(--agent-${name}-text)` })))
+  return style
 }

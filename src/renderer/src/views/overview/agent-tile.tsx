@@ -3,7 +3,7 @@
 // use, time waiting on the model — in a few lines, so that dozens fit on screen at once. A click opens its
 // full panel; its actions (steer, stop, maximize) show on the tile that has focus or the pointer.
 import { useAttention, useWaitingRequest } from '../../state/agent-hooks'
-import { memo, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { modelWaitMs } from '../../../../shared/view/model-wait'
 import { contextUse } from '../../../../shared/view/context-use'
 import type { TranscriptItem } from '../../../../shared/view/session-state'
@@ -26,7 +26,8 @@ import { subscribeAgent, useAgentApp } from '../../state/agent-subscriptions'
 import { plainTailOf, tailWindow } from '../../lib/plain-preview'
 import { followTextTail } from '../../state/stream-tails'
 import { tileProps } from '../tile-props'
-import { TileActions, TileMessage } from './tile-actions'
+import { TileActions as Actions, TileMessage } from './tile-actions'
+import { memoOnAgent } from '../../lib/memo-on-agent'
 import { tileActivity, tileTextChars } from './tile-activity'
 import type { Density } from '../../lib/overview-layout'
 
@@ -175,6 +176,10 @@ interface TileProps {
   rowHeight: number
 }
 
+// The name and the buttons show a few of the agent's fields: a model call's figures do not draw them again.
+const TileName = memoOnAgent(AgentName, ['description', 'name', 'agentType'])
+const TileActions = memoOnAgent(Actions, ['sessionId', 'id', 'status', 'name', 'agentType', 'description', 'worktree'])
+
 // 16 tiles a frame: a fan-out of 64 fills in over 4 frames instead of one task of ~70-80 ms (mount-budget.ts).
 const TILE_MOUNTS = createMountBudget(16)
 
@@ -189,6 +194,7 @@ function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight
   const attention = useAttention(sessionId, agentId)
   const [messaging, setMessaging] = useState(false)
   const color = useAgentColor(agent?.color, agent?.agentType ?? '')
+  const toggleMessage = useCallback(() => setMessaging((m) => !m), [])
   if (!agent) return null
   const ctx = contextUse(agent)
   const active = isActive(agent.status)
@@ -206,7 +212,7 @@ function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight
       <div className="tile-head">
         <StatusDot status={agent.status} />
         {/* The task first, in .agent-task's look: at 64 tiles it is what tells one agent from the next; the type is the badge, and gives way first. */}
-        <AgentName agent={agent} style={color} taskClass="tile-desc agent-task" />
+        <TileName agent={agent} style={color} taskClass="tile-desc agent-task" />
         {attention ? (
           <span className={`tile-badge tile-badge-${attention}`} data-testid="tile-attention" title={ATTENTION_LABEL[attention]}>
             <Icon name={attention === 'permission' ? 'shield' : 'alert'} size={11} />
@@ -231,7 +237,7 @@ function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight
           <span style={{ width: `${Math.min(100, ctx.fraction * 100).toFixed(1)}%` }} />
         </span>
       )}
-      <TileActions agent={agent} onMessage={() => setMessaging((m) => !m)} />
+      <TileActions agent={agent} onMessage={toggleMessage} />
       {messaging && <TileMessage agent={agent} onDone={() => setMessaging(false)} />}
     </article>
   )
