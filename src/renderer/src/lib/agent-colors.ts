@@ -37,15 +37,15 @@ export function agentColorName(color: string | undefined, agentType: string): st
   return namedColor(color) ?? BUILT_IN[agentType] ?? PICKED[hash(agentType) % PICKED.length]
 }
 
+// One style object per color: the same object at every render, so a memoized view given it renders again only
+// when its agent's color changes.
+const STYLES = new Map<string, Readonly<CSSProperties>>()
+
 /**
  * An agent's colors as an element's style: --agent-color for bars, dots and borders, and --agent-text for
  * its name written in that color (the same hue, with 4.5:1 contrast on the theme's surfaces). The main
  * agent (no parent) without its own color stays neutral, so subagents stand out.
  */
-// One style object per color: the same object at every render, so a memoized view given it renders again only
-// when its agent's color changes.
-const STYLES = new Map<string, Readonly<CSSProperties>>()
-
 export function agentColorStyle(color: string | undefined, agentType: string, { isRoot = false }: { isRoot?: boolean } = {}): CSSProperties {
   const name = isRoot && !namedColor(color) ? 'main' : agentColorName(color, agentType)
   let style = STYLES.get(name)

@@ -62,6 +62,17 @@ describe('agent-keyed subscriptions', () => {
     t.stop()
   })
 
+  it('tells every agent of output from an agent not known yet: the agent comes with it', () => {
+    start()
+    const t = told()
+    const c = agentEvents('s1', 'c', clock, { agentId: 'main', toolUseId: 't3' })
+    receiveEvents([c.text('No start seen for me')])
+    expect([t.a, t.b]).toEqual([1, 1])
+    receiveEvents([c.text(' yet.')])
+    expect([t.a, t.b]).toEqual([1, 1])
+    t.stop()
+  })
+
   it('forgets a subscriber once it unsubscribes, and the hint does not outlive its update', () => {
     start()
     const t = told()

@@ -54,8 +54,10 @@ export function useAgentApp<T>(sessionId: string, agentId: string, selector: (s:
  */
 export function setFromEvents(events: readonly AgentEvent[], update: (s: AppState) => Partial<AppState>): void {
   let keys: Set<string> | null = new Set()
+  const { sessions } = get().events
   for (const e of events) {
-    if (!OUTPUT_TYPES.has(e.type)) {
+    // Output of an agent not known yet adds the agent (to its parent's children, its parent's tool): news for all.
+    if (!OUTPUT_TYPES.has(e.type) || !sessions[e.sessionId]?.agents[e.agentId]) {
       keys = null
       break
     }
