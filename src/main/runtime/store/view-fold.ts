@@ -87,8 +87,8 @@ export class ViewFold {
 
   /**
    * Folds when FOLD_BACKLOG more lines wait than the last fold left. A stream still open holds back every line
-   * after its first delta, so while 64 agents stream, the lines behind them cannot fold however many there are:
-   * trying again at every line sorted thousands of them each time (an eighth of a core at 3,000 events a second).
+   * after its first delta, so the lines behind it cannot fold however many there are: trying again at every line
+   * once FOLD_BACKLOG waited sorted all of them each time.
    */
   foldBacklog(): void {
     if (this.ready.length >= this.backlogAt) this.fold()
@@ -96,11 +96,11 @@ export class ViewFold {
 
   /** Folds the lines whose place is settled: those before the first delta still undecided. */
   fold(): void {
-    this.fold0()
+    this.foldSettled()
     this.backlogAt = this.ready.length + FOLD_BACKLOG
   }
 
-  private fold0(): void {
+  private foldSettled(): void {
     if (!this.ready.length) return
     this.attempts++
     let barrier = Infinity

@@ -1,8 +1,13 @@
-// What a view of one agent reads beside the agent itself, as narrow selectors: the permission request it
+// What a view of one agent reads, as selectors keyed by the agent (agent-subscriptions.ts): its state, the permission request it
 // waits on, and why it needs the person. Tiles and panels read the same, the same way.
-import type { PermissionState } from '../../../shared/view/session-state'
+import type { AgentState, PermissionState } from '../../../shared/view/session-state'
 import { attentionOf, type AttentionReason } from './attention'
 import { useAgentApp } from './agent-subscriptions'
+
+/** The agent's state (a new object at every event of it). */
+export function useAgent(sessionId: string, agentId: string): AgentState | undefined {
+  return useAgentApp(sessionId, agentId, (s) => s.events.sessions[sessionId]?.agents[agentId])
+}
 
 /** The oldest request of this agent still waiting for an answer. */
 export function useWaitingRequest(sessionId: string, agentId: string): PermissionState | undefined {

@@ -9,13 +9,13 @@
 // must not read another agent's transcript or stream, nor the session's event counters.
 import { useCallback, useSyncExternalStore } from 'react'
 import type { AgentEvent } from '../../../shared/events'
+import { agentKey as keyOf } from './agent-key'
 import { get, set, useApp, type AppState } from './app-state'
 
 type Listener = () => void
 
 const OUTPUT_TYPES: ReadonlySet<AgentEvent['type']> = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_input_delta'])
 
-const keyOf = (sessionId: string, agentId: string) => `${sessionId}\u0000${agentId}`
 const listeners = new Map<string, Set<Listener>>()
 /** The agents the update being made concerns alone, or null: it may concern any. */
 let only: Set<string> | null = null

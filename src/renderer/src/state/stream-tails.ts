@@ -3,6 +3,7 @@
 // built delta by delta, a rope that any read of it copies whole — 30 KB and more per tile per frame once an
 // answer is long, and as much garbage. With these tails a tile reads only what came since it last looked.
 import type { AgentEvent } from '../../../shared/events'
+import { agentKey as keyOf } from './agent-key'
 
 /** How many characters a tail keeps at least (a tile's window is under 700); trimmed at twice that. */
 const KEEP = 2048
@@ -15,7 +16,6 @@ interface Tail {
 }
 
 const tails = new Map<string, Tail>()
-const keyOf = (sessionId: string, agentId: string) => `${sessionId}\u0000${agentId}`
 
 /** Counts the streamed text in live events about to be folded into the store (call before folding). */
 export function recordStreamed(events: readonly AgentEvent[]): void {
@@ -39,8 +39,8 @@ export function resetStreamTails(): void {
 }
 
 /**
- * Follows the end of one agent's newest text item: `next` gives the last `size` characters of the item's
- * text (all of it when shorter), reading the item's whole text only when the live events cannot tell what
+ * Follows the end of one agent's newest text item: the function it returns gives the last `size` characters
+ * of the item's text (all of it when shorter), reading the item's whole text only when the live events cannot tell what
  * was added — a new item, or text that came another way (a session opened, a replay).
  */
 export function followTextTail(sessionId: string, agentId: string, size: number): (item: { key: string; text: string }) => { window: string; cut: boolean } {

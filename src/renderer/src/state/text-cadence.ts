@@ -12,6 +12,7 @@
 // context) take turns too: agents started together end their calls together, and 64 tiles' figures drawn in
 // one frame were a task of 45-65 ms every two seconds in the 64-agent bench.
 import type { AgentEvent } from '../../../shared/events'
+import { agentKey } from './agent-key'
 
 /** More agents than this streaming within RECENT_FRAMES take turns in thirds instead of halves. */
 export const THIRDS_ABOVE_AGENTS = 12
@@ -50,7 +51,7 @@ function streamingNow(cadence: TextCadence): number {
   return cadence.lastSeen.size
 }
 
-const keyOf = (e: AgentEvent) => `${e.sessionId}\u0000${e.agentId}`
+const keyOf = (e: AgentEvent) => agentKey(e.sessionId, e.agentId)
 
 /** In how many turns agents are drawn at this frame interval: as many as keep the added delay within `maxWait`. */
 export function turnsFor(frameMs: number | null, many: boolean): number {

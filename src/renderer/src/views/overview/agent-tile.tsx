@@ -2,7 +2,7 @@
 // writing, the model it waits on, the permission it needs), and its figures — turn, tokens, cost, context
 // use, time waiting on the model — in a few lines, so that dozens fit on screen at once. A click opens its
 // full panel; its actions (steer, stop, maximize) show on the tile that has focus or the pointer.
-import { useAttention, useWaitingRequest } from '../../state/agent-hooks'
+import { useAgent, useAttention, useWaitingRequest } from '../../state/agent-hooks'
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { modelWaitMs } from '../../../../shared/view/model-wait'
 import { contextUse } from '../../../../shared/view/context-use'
@@ -36,7 +36,7 @@ export const percent = (fraction: number): string => (fraction > 0 && fraction <
 
 // Memoized, like TileNow: each renders on its own clock (the figures each second, what the agent does when that changes; its text, per delta, is written by TileText).
 const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
-  const agent = useAgentApp(sessionId, agentId, (s) => s.events.sessions[sessionId]?.agents[agentId])
+  const agent = useAgent(sessionId, agentId)
   const live = !!agent && agent.endedAt === null
   const now = useNow(live)
   if (!agent) return null
@@ -127,7 +127,7 @@ function TileText({ sessionId, agentId, chars, thinking }: { sessionId: string; 
 
 /** What the agent does now; its streamed text is TileText's, the one part of a tile that changes per delta. */
 const TileNow = memo(function TileNow({ sessionId, agentId, compact, textChars }: { sessionId: string; agentId: string; compact: boolean; textChars: number }) {
-  const agent = useAgentApp(sessionId, agentId, (s) => s.events.sessions[sessionId]?.agents[agentId])
+  const agent = useAgent(sessionId, agentId)
   const last = useAgentApp(sessionId, agentId, (s) => {
     const items = s.events.sessions[sessionId]?.items[agentId]
     const it = items?.[items.length - 1]
@@ -189,7 +189,7 @@ export const AgentTile = memo(function AgentTile(props: TileProps) {
 })
 
 function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight }: TileProps) {
-  const agent = useAgentApp(sessionId, agentId, (s) => s.events.sessions[sessionId]?.agents[agentId])
+  const agent = useAgent(sessionId, agentId)
   const request = useWaitingRequest(sessionId, agentId)
   const attention = useAttention(sessionId, agentId)
   const [messaging, setMessaging] = useState(false)
