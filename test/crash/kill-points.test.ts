@@ -4,7 +4,7 @@
 // run finishes with every report once, the message read once, every side effect once, every worktree change
 // in a commit, and no agent run twice (a worker killed while its conversation is being compacted included). The same over a 64-agent fan-out, most of it queued past the
 // concurrency cap when the kill lands. The counts are printed for the issue's closing note.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestLogViolations } from '../../src/main/runtime/model/scripted'
 import { ensureCliBundle } from '../support/cli'
@@ -18,6 +18,8 @@ import {
   inspect,
   killGroup,
   lostWorktreeChanges,
+  lifeLines,
+  missingReports,
   sessionIds,
   startCrashTest,
   startRun,
@@ -160,6 +162,12 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
       'stderr'
     ).toEqual([])
     expect(out.code, out.stderr).toBe(0)
+    // Files the killed run opened ahead for agents that never wrote a line are its own, not damage: not reported, and gone.
+    expect(out.stderr).not.toMatch(/holds no readable events/)
+    expect(
+      readdirSync(agentsDir(p, sessionId)).filter((n) => n.endsWith('.jsonl') && statSync(join(agentsDir(p, sessionId), n)).size === 0),
+      'empty transcripts left'
+    ).toEqual([])
     const summary = JSON.parse(out.stdout)
     tally.deliveredTwice += Number(/dups=(\d+)/.exec(summary.result)?.[1] ?? 0)
     const final = await inspect(p, sessionId, { afterKill: false })
@@ -173,7 +181,9 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
     // Every request the model got, before the kill and after: no tool_use id twice, each call answered once, no answered history rewritten.
     expect(requestLogViolations(server.messageRequests())).toEqual([])
     // The main agent heard every report exactly once, and watcher-0 read the message once.
-    expect(summary.result).toBe(`reports=${p.agents.all.length} dups=0 ack=1`)
+    // On a failure, which reports the main agent lacks and what it was told of them, the resume's notes, and every agent's life.
+    const why = () => [...missingReports(p, server.messageRequests()), out.stderr, ...lifeLines(p, sessionId)].join('\n')
+    if (summary.result !== `reports=${p.agents.all.length} dups=0 ack=1`) expect(summary.result, why()).toBe(`reports=${p.agents.all.length} dups=0 ack=1`)
     const effects = p.effects()
     const repeated = [...p.agents.workers, ...p.agents.watchers].filter((n) => effects.filter((e) => e === n).length !== 1)
     tally.effectsRepeated += repeated.length

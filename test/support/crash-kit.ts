@@ -347,6 +347,44 @@ export function crashScript(p: CrashProject, holds: Holds, opts: { team?: boolea
   return state
 }
 
+/**
+ * For a failed report count: each agent whose report the main agent's last request lacks, with what its
+ * conversation says of it (the Agent call's result, or a notification naming it), to tell a lost report from one
+ * never asked for.
+ */
+export function missingReports(p: CrashProject, requests: ParsedRequest[]): string[] {
+  const main = requests.filter((r) => !r.isSummaryRequest && agentOf(r) === null && !/^Team member /.test(r.firstUserText)).at(-1)
+  if (!main) return ['no request of the main agent']
+  const all = texts(main)
+  const agentCalls = calls(main, 'Agent')
+  return p.agents.all
+    .filter((n) => !all.includes(reportMarker(n)))
+    .map((n) => {
+      const made = agentCalls.filter((c) => c.input.description === n)
+      const told = made.map((c) => (c.result === undefined ? 'unanswered' : c.result.slice(0, 300)))
+      const mentions = all.split(n).length - 1
+      const last = all.lastIndexOf(n)
+      const around = last < 0 ? '' : `; last named in: ${all.slice(Math.max(0, last - 300), last + 300)}`
+      return `${n}: ${made.length} Agent call(s) [${told.join(' | ')}]; named ${mentions} times in the conversation${around}`
+    })
+}
+
+/** Each agent's life in one line (its name, then its key events in order), for a failure's message. */
+export function lifeLines(p: CrashProject, sessionId: string): string[] {
+  const KEY = new Set(['agent_start', 'agent_end', 'message_received', 'tool_run', 'tool_end', 'message'])
+  return Object.entries(transcriptTexts(p, sessionId)).map(([id, text]) => {
+    const name = p.agents.all.find((n) => startedAs(text, n)) ?? id
+    const steps = text.split('\n').flatMap((l) => {
+      const type = /"type":"(\w+)"/.exec(l)?.[1]
+      if (!type || !KEY.has(type)) return []
+      const status = type === 'agent_end' ? `(${/"status":"(\w+)"/.exec(l)?.[1]})` : ''
+      const tool = type === 'tool_run' || type === 'tool_end' ? `(${/"name":"(\w+)"/.exec(l)?.[1]})` : ''
+      return [`${type}${status}${tool}`]
+    })
+    return `${name}: ${steps.join(' ')}`
+  })
+}
+
 /** The session's team log (written by TeamCreate). */
 export function teamLog(p: CrashProject): string {
   const [id] = sessionIds(p)

@@ -2,7 +2,7 @@
 // source of truth (they are written within milliseconds; session.json is throttled), so the index is
 // always rebuilt by replaying them; session.json only contributes what transcripts cannot say
 // (agents whose transcript is gone, the writer's identity).
-import { readdir } from 'node:fs/promises'
+import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AgentEndEvent } from '../../../shared/events'
 import { errorCode } from './atomic-file'
@@ -87,6 +87,12 @@ export async function openSession(dataDir: string, sessionId: string, readOption
   for (const t of transcripts) {
     const agentId = t.header?.agentId ?? t.events[0]?.agentId
     if (!agentId) {
+      // Not a line in it: a file opened ahead for an agent that never wrote one (SessionRecorder.prepare), left
+      // by a kill. Nothing is skipped, so nothing is said; a caller holding the lock removes it (its writer is gone).
+      if (!t.issues.length) {
+        if (readOptions.writerGone === true) await rm(t.file, { force: true }).catch(() => undefined)
+        continue
+      }
       notes.push(`${t.file} holds no readable events, skipped`)
       continue
     }
