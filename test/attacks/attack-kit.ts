@@ -132,7 +132,7 @@ export async function makeWorld(settings: Record<string, unknown> = {}): Promise
     secrets: [SECRET_KEY, SECRET_FILE, SECRET_ENV_FILE, SSH_KEY, OUTSIDE, GITHUB],
     async close() {
       await new Promise<void>((r) => server.close(() => r()))
-      rmSync(root, { recursive: true, force: true })
+      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 })
     }
   }
 }

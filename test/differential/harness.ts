@@ -79,7 +79,7 @@ const roots: string[] = []
 
 /** Removes every folder the runs made (call in afterAll). */
 export function cleanupRuns(): void {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true })
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 })
 }
 
 /** Runs `each` over the cases two at a time: each case starts two processes (Claude Code's and Fanout's), and the machine is shared. */

@@ -415,7 +415,7 @@ export async function endCrashTest(p: CrashProject, script: CrashScript, server:
   script.killed = true
   p.release()
   await server.close()
-  if (!process.env.FANOUT_KEEP_CRASH) rmSync(p.root, { recursive: true, force: true })
+  if (!process.env.FANOUT_KEEP_CRASH) rmSync(p.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 })
 }
 
 export interface Run {

@@ -8,7 +8,7 @@ import { afterEach } from 'vitest'
 export function tempFolders(prefix: string): () => string {
   const made: string[] = []
   afterEach(() => {
-    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true })
+    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 })
   })
   return () => {
     const dir = mkdtempSync(join(tmpdir(), prefix))

@@ -11,9 +11,14 @@ import { createSessionRecorder, type SessionRecorder, type SessionRecorderOption
 import { lockPath } from './session-lock'
 import type { RecordedEvent } from './transcript/migrations'
 
+/**
+ * A temp data folder. Its removal tries again while something still adds to it: a recorder left open as a crash
+ * leaves it (recordCrashed) makes its next temp ahead in the background, and a removal racing that failed the
+ * test with ENOTEMPTY on a loaded machine.
+ */
 export async function tempDataDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'fanout-store-'))
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 }) }
 }
 
 export interface AgentRef {

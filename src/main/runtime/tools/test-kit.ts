@@ -7,7 +7,7 @@ import type { ToolContext } from './define-tool'
 
 export function makeTempDir(prefix = 'fanout-tools-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix))
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 }) }
 }
 
 /**

@@ -29,6 +29,6 @@ export function makeTempTree(): TempTree {
       writeFileSync(path, content)
       return path
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true })
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 })
   }
 }

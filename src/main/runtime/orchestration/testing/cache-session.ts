@@ -48,6 +48,6 @@ export async function openCacheSession(opts: {
 export async function closeCacheSession(): Promise<void> {
   await open?.session.close()
   await openModel?.close()
-  if (openRoot) rmSync(openRoot, { recursive: true, force: true })
+  if (openRoot) rmSync(openRoot, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 })
   open = openModel = openRoot = undefined
 }

@@ -132,7 +132,7 @@ export async function makeFixture(
         await s.close().catch(() => undefined)
       }
       await model.close()
-      rmSync(root, { recursive: true, force: true })
+      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 })
     }
   }
   open.push(fixture)

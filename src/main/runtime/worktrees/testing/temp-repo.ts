@@ -62,7 +62,7 @@ export function makeTempRepo(options: TempRepoOptions = {}): TempRepo {
       git(root, 'commit', '--quiet', '-m', message)
       return git(root, 'rev-parse', 'HEAD')
     },
-    cleanup: () => rmSync(sandbox, { recursive: true, force: true })
+    cleanup: () => rmSync(sandbox, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 })
   }
   if (options.initialCommit !== false) {
     repo.write('README.md', '# project\n')
