@@ -70,7 +70,7 @@ describe.skipIf(!!cc.skip)(`faults of the API, Claude Code and Fanout side by si
       }, 180_000)
     }
 
-  it('a reply that drops after two of its Agent calls streamed whole: Claude Code asks again; Fanout keeps the reply, runs those two once and tells the model', async () => {
+  it('a reply that drops after two of its Agent calls streamed whole: Claude Code asks again or keeps what started, by timing; Fanout keeps the reply, runs those two once and tells the model', async () => {
     const calls = [0, 1, 2].map((i) => ({
       name: 'Agent',
       input: { description: `Check ${i}`, prompt: `SUB TASK ${i}: check the files`, subagent_type: 'general-purpose' }
@@ -87,8 +87,14 @@ describe.skipIf(!!cc.skip)(`faults of the API, Claude Code and Fanout side by si
     })
     const [claude, fanout] = await both(s)
     for (const side of [claude, fanout]) expect(side.code, `${side.side}: ${side.stderr}`).toBe(0)
-    // Claude Code sends the fan-out's request again after the drop.
-    expect(claude.requests.filter((r) => isMain(r) && r.turn === 0).length).toBeGreaterThanOrEqual(2)
+    // Claude Code does one of two things, by timing: where the drop is read before it has started the two
+    // calls, it drops the reply and sends the request again, and the new reply's three calls run once each;
+    // where it has started them, it keeps them, says nothing of the cut and goes on (about 1 run in 20 with
+    // the machine busy). Either way no agent runs twice.
+    const claudeStarted = claude.requests.filter((r) => !isMain(r) && r.turn === 0).map(subOf)
+    const claudeAsks = claude.requests.filter((r) => isMain(r) && r.turn === 0).length
+    if (claudeAsks >= 2) expect(claudeStarted.sort(), 'claude-code asked again').toEqual(['0', '1', '2'])
+    else expect(claudeStarted.sort(), 'claude-code kept the started calls').toEqual(['0', '1'])
     // Fanout does not: its first two agents had started; each runs once, and the third, which never arrived whole, not at all.
     expect(fanout.requests.filter((r) => isMain(r) && r.turn === 0)).toHaveLength(1)
     const started = fanout.requests.filter((r) => !isMain(r) && r.turn === 0).map(subOf)

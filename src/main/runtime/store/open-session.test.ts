@@ -3,12 +3,10 @@
 // line that is not an event is still reported.
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { hostname } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { transcriptPath } from './data-dir'
 import { openSession } from './open-session'
-import { readSessionIndex, writeSessionIndex } from './session-index-file'
-import { DEAD_PID, eventsFor, strictRecorder, useTempDataDir } from './test-fixtures'
+import { eventsFor, markWriterDead, strictRecorder, useTempDataDir } from './test-fixtures'
 
 let dataDir = ''
 useTempDataDir((d) => (dataDir = d))
@@ -21,8 +19,7 @@ async function crashedWithFileAhead(): Promise<string> {
   recorder.record(main.start())
   recorder.prepare({ agentId: 'a1', sessionId, parentAgentId: 'main', ts: Date.now() })
   await recorder.flush()
-  const index = await readSessionIndex(dataDir, sessionId)
-  await writeSessionIndex(dataDir, { ...index!, writer: { pid: DEAD_PID, hostname: hostname() } })
+  await markWriterDead(dataDir, sessionId)
   const file = transcriptPath(dataDir, sessionId, 'a1')
   expect(existsSync(file), 'the recorder opened the file ahead').toBe(true)
   return file
