@@ -173,6 +173,7 @@ function whereIs(p: CrashProject, sessionId: string, name: string): string {
       agentId: string
       description?: string
       status: string
+      prompt?: string
       worktree?: { path: string; branch: string }
     }
     if (state.description !== name) continue
@@ -181,14 +182,21 @@ function whereIs(p: CrashProject, sessionId: string, name: string): string {
     const status = there ? spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: wt.path, encoding: 'utf8' }) : null
     const branch = wt ? spawnSync('git', ['log', '--format=%h %s', '-3', wt.branch], { cwd: p.project, encoding: 'utf8' }) : null
     const transcript = join(dir, `${state.agentId}.jsonl`)
+    // Each line's type, and for an end, a failure or a status the reason it gives: how the agent's work was lost.
     const events = existsSync(transcript)
       ? readFileSync(transcript, 'utf8')
           .split('\n')
-          .flatMap((l) => /"type":"(agent_start|agent_end|tool_start|tool_end|error|worktree[a-z_]*)"/.exec(l)?.[1] ?? [])
-      : []
+          .filter((l) => l.trim())
+          .flatMap((l) => {
+            const e = JSON.parse(l) as { type?: string; status?: string; error?: string; detail?: string; message?: string }
+            if (!e.type || !/^(agent_start|agent_end|tool_start|tool_end|error|status|worktree[a-z_]*)$/.test(e.type)) return []
+            const why = e.error ?? e.detail ?? (e.type === 'error' ? e.message : undefined)
+            return [`${e.type}${e.status ? ` ${e.status}` : ''}${why ? ` (${why.slice(0, 300)})` : ''}`]
+          })
+      : ['no transcript']
     lines.push(
-      `  ${name} (${state.agentId}): ${state.status}; worktree ${wt ? `${wt.path} (${there ? 'there' : 'gone'}), branch ${wt.branch}` : 'none'}; ` +
-        `status ${JSON.stringify(status?.stdout.trim() ?? status?.stderr.trim() ?? '')}; branch log ${JSON.stringify(branch?.stdout.trim() || branch?.stderr.trim() || '')}; events ${events.join(' ')}`
+      `  ${name} (${state.agentId}): ${state.status}${state.prompt === undefined ? ' (no task in its state)' : ''}; worktree ${wt ? `${wt.path} (${there ? 'there' : 'gone'}), branch ${wt.branch}` : 'none'}; ` +
+        `status ${JSON.stringify(status?.stdout.trim() ?? status?.stderr.trim() ?? '')}; branch log ${JSON.stringify(branch?.stdout.trim() || branch?.stderr.trim() || '')}; events ${events.join(', ')}`
     )
   }
   return lines.join('\n') || `  ${name}: no state file`
@@ -248,7 +256,10 @@ async function crashAndResume(point: Point): Promise<void> {
 
     expect(seen.inCheckout, 'every run of every agent was in its own worktree').toEqual([])
     expect(changed, 'no agent changed the checkout').toEqual([])
-    expect(lost, `every agent’s work is in a commit on its branch; of those lost:\n${lost.map((n) => whereIs(p, sessionId, n)).join('\n')}`).toEqual([])
+    expect(
+      lost,
+      `every agent’s work is in a commit on its branch; of those lost:\n${lost.map((n) => whereIs(p, sessionId, n)).join('\n')}\nthe resume's stderr:\n${out.stderr.slice(-2000)}`
+    ).toEqual([])
     expect(out.code, out.stderr).toBe(0)
     expect(JSON.parse(out.stdout).result).toBe(`reports=${ALL.length}`)
     expect(seen.runs).toBeGreaterThanOrEqual(ALL.length)
