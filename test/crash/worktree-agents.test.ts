@@ -165,7 +165,7 @@ async function agentRuns(p: CrashProject, sessionId: string): Promise<Seen> {
 }
 
 /** What the record and git say of an agent whose work is in no commit: a failure says where its work went. */
-function whereIs(p: CrashProject, sessionId: string, name: string): string {
+async function whereIs(p: CrashProject, sessionId: string, name: string): Promise<string> {
   const dir = agentsDir(p, sessionId)
   const lines: string[] = []
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.state.json'))) {
@@ -182,17 +182,15 @@ function whereIs(p: CrashProject, sessionId: string, name: string): string {
     const status = there ? spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: wt.path, encoding: 'utf8' }) : null
     const branch = wt ? spawnSync('git', ['log', '--format=%h %s', '-3', wt.branch], { cwd: p.project, encoding: 'utf8' }) : null
     const transcript = join(dir, `${state.agentId}.jsonl`)
-    // Each line's type, and for an end, a failure or a status the reason it gives: how the agent's work was lost.
+    // Each event's type, and for an end, a failure or a status the reason it gives: how the agent's work was lost.
+    // Read as Fanout reads it (a line a kill cut short is passed over, not thrown on).
     const events = existsSync(transcript)
-      ? readFileSync(transcript, 'utf8')
-          .split('\n')
-          .filter((l) => l.trim())
-          .flatMap((l) => {
-            const e = JSON.parse(l) as { type?: string; status?: string; error?: string; detail?: string; message?: string }
-            if (!e.type || !/^(agent_start|agent_end|tool_start|tool_end|error|status|worktree[a-z_]*)$/.test(e.type)) return []
-            const why = e.error ?? e.detail ?? (e.type === 'error' ? e.message : undefined)
-            return [`${e.type}${e.status ? ` ${e.status}` : ''}${why ? ` (${why.slice(0, 300)})` : ''}`]
-          })
+      ? (await readTranscript(transcript)).events.flatMap((e) => {
+          if (!/^(agent_start|agent_end|tool_start|tool_end|error|status|worktree[a-z_]*)$/.test(e.type)) return []
+          const { status, error, detail, message } = e as { status?: string; error?: string; detail?: string; message?: string }
+          const why = error ?? detail ?? (e.type === 'error' ? message : undefined)
+          return [`${e.type}${status ? ` ${status}` : ''}${why ? ` (${why.slice(0, 300)})` : ''}`]
+        })
       : ['no transcript']
     lines.push(
       `  ${name} (${state.agentId}): ${state.status}${state.prompt === undefined ? ' (no task in its state)' : ''}; worktree ${wt ? `${wt.path} (${there ? 'there' : 'gone'}), branch ${wt.branch}` : 'none'}; ` +
@@ -256,9 +254,10 @@ async function crashAndResume(point: Point): Promise<void> {
 
     expect(seen.inCheckout, 'every run of every agent was in its own worktree').toEqual([])
     expect(changed, 'no agent changed the checkout').toEqual([])
+    const where = await Promise.all(lost.map((n) => whereIs(p, sessionId, n)))
     expect(
       lost,
-      `every agent’s work is in a commit on its branch; of those lost:\n${lost.map((n) => whereIs(p, sessionId, n)).join('\n')}\nthe resume's stderr:\n${out.stderr.slice(-2000)}`
+      `every agent’s work is in a commit on its branch; of those lost:\n${where.join('\n')}\nthe resume's stderr:\n${out.stderr.slice(-2000)}`
     ).toEqual([])
     expect(out.code, out.stderr).toBe(0)
     expect(JSON.parse(out.stdout).result).toBe(`reports=${ALL.length}`)

@@ -95,7 +95,7 @@ describe.skipIf(!!cc.skip)(`faults of the API, Claude Code and Fanout side by si
     const claudeAsks = claude.requests.filter((r) => isMain(r) && r.turn === 0).length
     if (claudeAsks >= 2) expect(claudeStarted.sort(), 'claude-code asked again').toEqual(['0', '1', '2'])
     else expect(claudeStarted.sort(), 'claude-code kept the started calls').toEqual(['0', '1'])
-    // Fanout does not: its first two agents had started; each runs once, and the third, which never arrived whole, not at all.
+    // Fanout never asks again once a call has started: its first two agents run once each, and the third, which never arrived whole, not at all.
     expect(fanout.requests.filter((r) => isMain(r) && r.turn === 0)).toHaveLength(1)
     const started = fanout.requests.filter((r) => !isMain(r) && r.turn === 0).map(subOf)
     expect(started.sort()).toEqual(['0', '1'])

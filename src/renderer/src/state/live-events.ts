@@ -11,8 +11,9 @@ import { newTextCadence, takeDueEvents } from './text-cadence'
 // one: when the page falls behind, the batches that queued up cost one render instead of one each, so
 // it catches up rather than falling further behind. Order is kept (one queue), so a status change still
 // lands with the text before it; an agent's streamed text is drawn at the next frame, its model call's
-// figures in turns with other agents' (text-cadence.ts). A timer stands in when frames stop (a hidden window), so the state — and the
-// notifications it drives — keep up. Without frames at all (tests), batches apply at once.
+// figures in turns with other agents' (text-cadence.ts). A timer stands in when frames stop (a hidden
+// window), so the state — and the notifications it drives — keep up. Without frames at all (tests),
+// batches apply at once.
 const HIDDEN_FLUSH_MS = 100
 let pending: AgentEvent[] = []
 let scheduled: { frame: number; timer: ReturnType<typeof setTimeout> } | null = null
