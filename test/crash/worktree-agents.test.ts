@@ -200,6 +200,37 @@ async function whereIs(p: CrashProject, sessionId: string, name: string): Promis
   return lines.join('\n') || `  ${name}: no state file`
 }
 
+/** Every agent's state.json (status, whether it holds the task, worktree) and its transcript's event types, as the kill left them. */
+async function recordsAtKill(p: CrashProject, sessionId: string): Promise<string> {
+  const dir = agentsDir(p, sessionId)
+  const lines: string[] = []
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl') || n.endsWith('.state.json'))) {
+    const file = join(dir, name)
+    if (name.endsWith('.state.json')) {
+      type Saved = { description?: string; status?: string; prompt?: string; worktree?: { path: string } }
+      let state: Saved
+      try {
+        state = JSON.parse(readFileSync(file, 'utf8')) as Saved
+      } catch (err) {
+        lines.push(`  ${name}: unreadable (${(err as Error).message})`)
+        continue
+      }
+      lines.push(
+        `  ${name}: ${state.description ?? 'main'} ${state.status}${state.prompt === undefined ? ' (no task)' : ''}${state.worktree ? ` worktree ${state.worktree.path}` : ''}`
+      )
+    } else {
+      const t = await readTranscript(file).catch((err: Error) => ({ events: [], issues: [{ message: err.message }] }))
+      const types = t.events
+        .map((e) => `${e.type}${(e as { status?: string }).status ? ` ${(e as { status?: string }).status}` : ''}`)
+        .filter((x) => !x.endsWith('_delta'))
+      lines.push(
+        `  ${name}: ${types.length} events (${types.slice(0, 12).join(', ')}${types.length > 12 ? ', …' : ''})${t.issues.length ? `; ${t.issues.length} issues` : ''}`
+      )
+    }
+  }
+  return lines.join('\n')
+}
+
 async function crashAndResume(point: Point): Promise<void> {
   const p = crashProject()
   mkdirSync(p.dataDir, { recursive: true })
@@ -229,11 +260,14 @@ async function crashAndResume(point: Point): Promise<void> {
     }
     await until(`the kill point (${point.name})`, at[point.stage], first, 120_000)
     killGroup(first)
-    expect((await first.done).signal).toBe('SIGKILL')
+    const killed = await first.done
+    expect(killed.signal).toBe('SIGKILL')
     s.state.killed = true
     p.release()
     tally.killPoints++
     const [sessionId] = sessionIds(p)
+    // What the kill left, before the resume reads (and rewrites) it: a lost agent's failure says which record lacked what.
+    const atKill = await recordsAtKill(p, sessionId)
 
     const resumed = startRun(p, server.url, ['--resume', sessionId, '-p', 'Continue.'])
     const out = await Promise.race([resumed.done, new Promise<null>((r) => setTimeout(() => r(null), 150_000))])
@@ -257,7 +291,7 @@ async function crashAndResume(point: Point): Promise<void> {
     const where = await Promise.all(lost.map((n) => whereIs(p, sessionId, n)))
     expect(
       lost,
-      `every agent’s work is in a commit on its branch; of those lost:\n${where.join('\n')}\nthe resume's stderr:\n${out.stderr.slice(-2000)}`
+      `every agent’s work is in a commit on its branch; of those lost:\n${where.join('\n')}\nthe records at the kill:\n${atKill}\nthe killed run's stderr:\n${killed.stderr.slice(-1500)}\nthe resume's stderr:\n${out.stderr.slice(-2000)}`
     ).toEqual([])
     expect(out.code, out.stderr).toBe(0)
     expect(JSON.parse(out.stdout).result).toBe(`reports=${ALL.length}`)
