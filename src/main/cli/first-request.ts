@@ -3,6 +3,7 @@
 // costs least.
 import { prepareRedaction } from '../../shared/redact'
 import { feedbackFromFirstCall } from './feedback-tiering'
+import { collectWhileIdle } from './idle-gc'
 
 /** How long after the first model request is made the redaction's index is built: once that request is on its way. */
 const PREPARE_AFTER_MS = 40
@@ -12,6 +13,9 @@ const PREPARE_AFTER_MS = 40
  * still well inside the model's first reply.
  */
 const REHEARSE_AFTER_MS = 60
+
+/** How long after the first model request is made collecting at idle moments begins: after the rehearsal's garbage is made. */
+const COLLECT_AFTER_MS = 80
 
 /**
  * A bus listener that acts the first time it sees a model request, and does nothing after. `rehearse`: the
@@ -32,6 +36,8 @@ export function firstRequestSteps(rehearse?: () => void): (e: { type: string }) 
     // While the model works on it, the redaction's index of the secrets' forms is built (shared/redact.ts): no
     // later step waits for it at the first text that needs it. After the request is on its way, not before.
     setTimeout(prepareRedaction, PREPARE_AFTER_MS).unref()
+    // From then on the young generation is collected while every agent waits on the model (idle-gc.ts).
+    setTimeout(collectWhileIdle, COLLECT_AFTER_MS).unref()
     if (rehearse)
       setTimeout(() => {
         try {
