@@ -2,15 +2,14 @@
 // the switch back is taken by the next plain `node`, one made without the switch back is refused (which is
 // what the launcher's feedbackAsAtStart prevents), and a flag chosen on Node's command line is left alone.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { transformSync } from 'esbuild'
 import { describe, expect, it } from 'vitest'
+import { childModule } from '../../../test/support/child-module'
 
 const dir = mkdtempSync(join(tmpdir(), 'fanout-feedback-'))
-const moduleFile = join(dir, 'feedback-tiering.cjs')
-writeFileSync(moduleFile, transformSync(readFileSync(join(__dirname, 'feedback-tiering.ts'), 'utf8'), { loader: 'ts', format: 'cjs' }).code)
+const moduleFile = childModule(join(__dirname, 'feedback-tiering.ts'), dir)
 
 const SOURCE = 'function step(o) { return o.a + o.b }\nfor (let i = 0; i < 50; i++) step({ a: i, b: 1 })\n'
 

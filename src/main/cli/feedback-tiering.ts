@@ -16,21 +16,20 @@
 // without it. So the launcher puts it back before it saves the caches (launch.ts). A person who set it on
 // Node's command line keeps their choice.
 import { setFlagsFromString } from 'node:v8'
+import { chosenOnCommandLine } from './node-flags'
 
 const FLAG = 'lazy-feedback-allocation'
 
-const chosenOnCommandLine = (execArgv: readonly string[]): boolean => execArgv.some((a) => a.replace(/_/g, '-').includes(FLAG))
-
 /** From now on, a function gets its feedback vector at its first call. False when the person chose the flag. */
 export function feedbackFromFirstCall(execArgv: readonly string[] = process.execArgv): boolean {
-  if (chosenOnCommandLine(execArgv)) return false
+  if (chosenOnCommandLine(FLAG, execArgv)) return false
   setFlagsFromString(`--no-${FLAG}`)
   return true
 }
 
 /** V8's default back, as the process started with it: before a code cache is made, so that the next start takes it. */
 export function feedbackAsAtStart(execArgv: readonly string[] = process.execArgv): boolean {
-  if (chosenOnCommandLine(execArgv)) return false
+  if (chosenOnCommandLine(FLAG, execArgv)) return false
   setFlagsFromString(`--${FLAG}`)
   return true
 }

@@ -2,15 +2,14 @@
 // V8's gc observer reports it), never while it works; it leaves no `gc` in the page's globals, costs the next
 // start nothing (a code cache made after it is taken), and a person who exposed `gc` themselves is left alone.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { transformSync } from 'esbuild'
 import { describe, expect, it } from 'vitest'
+import { childModule } from '../../../test/support/child-module'
 
 const dir = mkdtempSync(join(tmpdir(), 'fanout-idle-gc-'))
-const moduleFile = join(dir, 'idle-gc.cjs')
-writeFileSync(moduleFile, transformSync(readFileSync(join(__dirname, 'idle-gc.ts'), 'utf8'), { loader: 'ts', format: 'cjs' }).code)
+const moduleFile = childModule(join(__dirname, 'idle-gc.ts'), dir)
 
 interface Seen {
   /** Forced young-generation collections while the loop was idle, and while it was busy. */

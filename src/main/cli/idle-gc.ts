@@ -15,8 +15,10 @@
 // changes.
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import { chosenOnCommandLine } from './node-flags'
 
-type Collect = (options: { type: 'minor' | 'major' }) => void
+/** V8's `gc`, asked for a young-generation collection only (the one kind this module makes). */
+type Collect = (options: { type: 'minor' }) => void
 
 /** How often the loop's use is looked at, ms. */
 const TICK_MS = 20
@@ -47,7 +49,7 @@ function worthCollecting(): boolean {
 
 /** Starts collecting at idle moments; the returned function stops it. A person who exposed `gc` themselves is left alone. */
 export function collectWhileIdle(): () => void {
-  if (process.execArgv.some((a) => a.includes('expose-gc') || a.includes('expose_gc'))) return () => undefined
+  if (chosenOnCommandLine('expose-gc')) return () => undefined
   const collect = fetchCollector()
   if (!collect) return () => undefined
   let last = performance.eventLoopUtilization()
