@@ -164,6 +164,23 @@ async function agentRuns(p: CrashProject, sessionId: string): Promise<Seen> {
   return seen
 }
 
+/**
+ * A transcript's events but the streamed deltas, each as its type, its status and, for an end, a failure or a
+ * status, the reason it gives: how an agent's work was lost. Read as Fanout reads it (a line a kill cut short
+ * is passed over, not thrown on).
+ */
+async function eventsOf(transcript: string): Promise<{ events: string[]; issues: number }> {
+  if (!existsSync(transcript)) return { events: ['no transcript'], issues: 0 }
+  const t = await readTranscript(transcript).catch((err: Error) => ({ events: [], issues: [{ message: err.message }] }))
+  const events = t.events.flatMap((e) => {
+    if (e.type.endsWith('_delta')) return []
+    const { status, error, detail, message } = e as { status?: string; error?: string; detail?: string; message?: string }
+    const why = error ?? detail ?? (e.type === 'error' ? message : undefined)
+    return [`${e.type}${status ? ` ${status}` : ''}${why ? ` (${why.slice(0, 300)})` : ''}`]
+  })
+  return { events, issues: t.issues.length }
+}
+
 /** What the record and git say of an agent whose work is in no commit: a failure says where its work went. */
 async function whereIs(p: CrashProject, sessionId: string, name: string): Promise<string> {
   const dir = agentsDir(p, sessionId)
@@ -181,17 +198,7 @@ async function whereIs(p: CrashProject, sessionId: string, name: string): Promis
     const there = wt && existsSync(wt.path)
     const status = there ? spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: wt.path, encoding: 'utf8' }) : null
     const branch = wt ? spawnSync('git', ['log', '--format=%h %s', '-3', wt.branch], { cwd: p.project, encoding: 'utf8' }) : null
-    const transcript = join(dir, `${state.agentId}.jsonl`)
-    // Each event's type, and for an end, a failure or a status the reason it gives: how the agent's work was lost.
-    // Read as Fanout reads it (a line a kill cut short is passed over, not thrown on).
-    const events = existsSync(transcript)
-      ? (await readTranscript(transcript)).events.flatMap((e) => {
-          if (!/^(agent_start|agent_end|tool_start|tool_end|error|status|worktree[a-z_]*)$/.test(e.type)) return []
-          const { status, error, detail, message } = e as { status?: string; error?: string; detail?: string; message?: string }
-          const why = error ?? detail ?? (e.type === 'error' ? message : undefined)
-          return [`${e.type}${status ? ` ${status}` : ''}${why ? ` (${why.slice(0, 300)})` : ''}`]
-        })
-      : ['no transcript']
+    const { events } = await eventsOf(join(dir, `${state.agentId}.jsonl`))
     lines.push(
       `  ${name} (${state.agentId}): ${state.status}${state.prompt === undefined ? ' (no task in its state)' : ''}; worktree ${wt ? `${wt.path} (${there ? 'there' : 'gone'}), branch ${wt.branch}` : 'none'}; ` +
         `status ${JSON.stringify(status?.stdout.trim() ?? status?.stderr.trim() ?? '')}; branch log ${JSON.stringify(branch?.stdout.trim() || branch?.stderr.trim() || '')}; events ${events.join(', ')}`
@@ -219,12 +226,9 @@ async function recordsAtKill(p: CrashProject, sessionId: string): Promise<string
         `  ${name}: ${state.description ?? 'main'} ${state.status}${state.prompt === undefined ? ' (no task)' : ''}${state.worktree ? ` worktree ${state.worktree.path}` : ''}`
       )
     } else {
-      const t = await readTranscript(file).catch((err: Error) => ({ events: [], issues: [{ message: err.message }] }))
-      const types = t.events
-        .map((e) => `${e.type}${(e as { status?: string }).status ? ` ${(e as { status?: string }).status}` : ''}`)
-        .filter((x) => !x.endsWith('_delta'))
+      const { events, issues } = await eventsOf(file)
       lines.push(
-        `  ${name}: ${types.length} events (${types.slice(0, 12).join(', ')}${types.length > 12 ? ', …' : ''})${t.issues.length ? `; ${t.issues.length} issues` : ''}`
+        `  ${name}: ${events.length} events (${events.slice(0, 12).join(', ')}${events.length > 12 ? ', …' : ''})${issues ? `; ${issues} issues` : ''}`
       )
     }
   }
