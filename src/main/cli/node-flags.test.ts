@@ -17,5 +17,7 @@ describe('chosenOnCommandLine', () => {
   it('is false when the person chose other flags or none', () => {
     expect(chosenOnCommandLine('expose-gc', [], '')).toBe(false)
     expect(chosenOnCommandLine('expose-gc', ['--enable-source-maps'], '--max-old-space-size=512')).toBe(false)
+    // A value that merely holds the name is not the flag.
+    expect(chosenOnCommandLine('expose-gc', ['--cpu-prof-dir=/tmp/expose-gc'], '--require ./expose-gc-hook.js')).toBe(false)
   })
 })
