@@ -208,37 +208,41 @@ function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight
         ui.maximize(agent.id)
       }}
     >
-      <span className="tile-bar" aria-hidden="true" />
-      <div className="tile-head">
-        <StatusDot status={agent.status} />
-        {/* The task first, in .agent-task's look: at 64 tiles it is what tells one agent from the next; the type is the badge, and gives way first. */}
-        <TileName agent={agent} style={color} taskClass="tile-desc agent-task" />
-        {attention ? (
-          <span className={`tile-badge tile-badge-${attention}`} data-testid="tile-attention" title={ATTENTION_LABEL[attention]}>
-            <Icon name={attention === 'permission' ? 'shield' : 'alert'} size={11} />
-            <span className="tile-badge-text">{attention === 'permission' ? 'Needs you' : ATTENTION_LABEL[attention]}</span>
-          </span>
-        ) : !active || agent.status === 'queued' ? (
-          <span className={`tile-status status-${agent.status}`} style={statusStyle(agent.status)}>
-            {statusWord(agent)}
-          </span>
-        ) : null}
-      </div>
-      <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} textChars={tileTextChars(width, rowHeight, density === 'compact')} />
-      {request ? (
-        <div className="tile-permission">
-          <PermissionActions key={request.requestId} request={request} size="tile" />
+      {/* The tile's inside is a box of its own size (position: absolute, contain: strict): its agent's text lays out
+          there alone, not the grid around it, which Chromium lays out again from the page down for any grid item. */}
+      <div className="tile-body">
+        <span className="tile-bar" aria-hidden="true" />
+        <div className="tile-head">
+          <StatusDot status={agent.status} />
+          {/* The task first, in .agent-task's look: at 64 tiles it is what tells one agent from the next; the type is the badge, and gives way first. */}
+          <TileName agent={agent} style={color} taskClass="tile-desc agent-task" />
+          {attention ? (
+            <span className={`tile-badge tile-badge-${attention}`} data-testid="tile-attention" title={ATTENTION_LABEL[attention]}>
+              <Icon name={attention === 'permission' ? 'shield' : 'alert'} size={11} />
+              <span className="tile-badge-text">{attention === 'permission' ? 'Needs you' : ATTENTION_LABEL[attention]}</span>
+            </span>
+          ) : !active || agent.status === 'queued' ? (
+            <span className={`tile-status status-${agent.status}`} style={statusStyle(agent.status)}>
+              {statusWord(agent)}
+            </span>
+          ) : null}
         </div>
-      ) : (
-        <Stats agentId={agentId} sessionId={sessionId} />
-      )}
-      {ctx && (
-        <span className={`tile-meter${ctx.fraction >= 0.8 ? ' high' : ''}`} aria-hidden="true">
-          <span style={{ width: `${Math.min(100, ctx.fraction * 100).toFixed(1)}%` }} />
-        </span>
-      )}
-      <TileActions agent={agent} onMessage={toggleMessage} />
-      {messaging && <TileMessage agent={agent} onDone={() => setMessaging(false)} />}
+        <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} textChars={tileTextChars(width, rowHeight, density === 'compact')} />
+        {request ? (
+          <div className="tile-permission">
+            <PermissionActions key={request.requestId} request={request} size="tile" />
+          </div>
+        ) : (
+          <Stats agentId={agentId} sessionId={sessionId} />
+        )}
+        {ctx && (
+          <span className={`tile-meter${ctx.fraction >= 0.8 ? ' high' : ''}`} aria-hidden="true">
+            <span style={{ width: `${Math.min(100, ctx.fraction * 100).toFixed(1)}%` }} />
+          </span>
+        )}
+        <TileActions agent={agent} onMessage={toggleMessage} />
+        {messaging && <TileMessage agent={agent} onDone={() => setMessaging(false)} />}
+      </div>
     </article>
   )
 }
