@@ -132,6 +132,15 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
   })
   const server = await startWebServer({ host, rendererDir })
   const page = await browser.newPage({ viewport: VIEWPORT })
+  // The page's errors while measured (a ResizeObserver loop among them): figures of a page that failed mean little.
+  const pageErrors: string[] = []
+  page.on('pageerror', (e) => pageErrors.push(e.message))
+  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()))
+  // A ResizeObserver loop is an error event on the window, which neither of the two above reports.
+  await page.addInitScript(() => {
+    const w = globalThis as unknown as { addEventListener(type: 'error', on: (e: { message: string }) => void): void }
+    w.addEventListener('error', (e) => console.error(`window error: ${e.message}`))
+  })
   try {
     await page.goto(server.url)
     await page.getByTestId('new-prompt').fill(`Benchmark: ${AGENTS} agents streaming`)
@@ -213,6 +222,7 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
       `  machine             ${loadBefore} before, ${loadAfter.replace('load average ', '')} after (frame and latency figures need a free core; CPU figures do not)`
     )
     console.log(`  JS heap             ${mb(heapStart)} before (after GC), peak ${mb(heapPeak)}, ${mb(heapEnd)} at the end, ${mb(heapAfterGc)} after GC`)
+    console.log(`  page errors         ${pageErrors.length ? `${pageErrors.length}: ${[...new Set(pageErrors)].slice(0, 3).join(' | ')}` : 'none'}`)
     for (const line of profile) console.log(line)
     return {
       agents: AGENTS,
