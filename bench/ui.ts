@@ -19,6 +19,7 @@ import { startWebServer } from '../src/main/web/server'
 import { startProfile } from './cpu-profile'
 import { startTrace } from './trace-summary'
 import { writeBigSession } from './ui-big-session'
+import { watchProblems } from '../e2e/support/page-problems'
 import { installMessageClock, startStreamProbe, stopStreamProbe, timeCatchUp, timeOpenSession, type StreamProbeResult } from './ui-probe'
 import { StreamHost, type StreamRun } from './ui-stream-host'
 import { benchPaneSwitch } from './ui-switch'
@@ -133,10 +134,8 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
   const server = await startWebServer({ host, rendererDir })
   const page = await browser.newPage({ viewport: VIEWPORT })
   // The page's errors while measured (a ResizeObserver loop among them): figures of a page that failed mean little.
-  const pageErrors: string[] = []
-  page.on('pageerror', (e) => pageErrors.push(e.message))
-  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()))
-  // A ResizeObserver loop is an error event on the window, which neither of the two above reports.
+  const pageErrors = watchProblems(page, { console: true })
+  // A ResizeObserver loop is an error event on the window, which neither uncaught errors nor the console report.
   await page.addInitScript(() => {
     const w = globalThis as unknown as { addEventListener(type: 'error', on: (e: { message: string }) => void): void }
     w.addEventListener('error', (e) => console.error(`window error: ${e.message}`))

@@ -44,13 +44,7 @@ export async function sendPrompt(page: Page, prompt: string): Promise<void> {
   await page.getByTestId('new-prompt-send').click()
 }
 
-/** The page's uncaught errors as they happen (console errors too with `console: true`), for `toEqual([])`. */
-export function watchProblems(page: Page, { console = false } = {}): string[] {
-  const problems: string[] = []
-  if (console) page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
-  page.on('pageerror', (e) => problems.push(e.message))
-  return problems
-}
+export { watchProblems } from './page-problems'
 
 /** Waits for the Permissions button to count `n` requests, and opens the queue if asked. */
 export async function expectWaiting(page: Page, n: number, { open = false } = {}): Promise<void> {
