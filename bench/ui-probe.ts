@@ -40,6 +40,8 @@ interface Page {
   /** performance.now() when the last page of the opened session's older items arrived. */
   __fanoutOpenWholeAt?: number
   WebSocket: new (...args: unknown[]) => { addEventListener(type: string, cb: (e: { data: unknown }) => void): void }
+  /** Per agent id: [marker, epoch ms its delta reached the page] (see installArrivalClock). */
+  __fanoutArrived?: Record<string, Array<[number, number]>>
 }
 
 /** The last `‹seq›` marker in an element's text, or -1. */
@@ -249,6 +251,36 @@ export function installMessageClock(): void {
     }
   }
 }
+
+/**
+ * Stamps when each streamed delta reached the page: the socket's message event, before the app's own handler
+ * (added first, so it runs first), with the epoch ms and the delta's last `‹seq›` marker per agent, as `seen`
+ * holds them. Beside event→DOM it splits the way there (the host's batching, the socket, the page's task queue)
+ * from the page's own part. It parses every message a second time, which costs the page time, so the bench
+ * installs it only when asked (BENCH_UI_ARRIVALS).
+ */
+export function installArrivalClock(): void {
+  const w = globalThis as unknown as Page
+  const Base = w.WebSocket
+  const arrived: Record<string, Array<[number, number]>> = (w.__fanoutArrived = {})
+  w.WebSocket = class extends Base {
+    constructor(...args: unknown[]) {
+      super(...args)
+      this.addEventListener('message', (e) => {
+        const at = w.performance.timeOrigin + w.performance.now()
+        if (typeof e.data !== 'string' || !e.data.startsWith('{"kind":"events"')) return
+        const { events } = JSON.parse(e.data) as { events: Array<{ type: string; agentId: string; text?: string }> }
+        for (const ev of events) {
+          const marker = ev.type === 'text_delta' ? /‹(\d+)›[^‹]*$/.exec(ev.text ?? '') : null
+          if (marker) (arrived[ev.agentId] ??= []).push([Number(marker[1]), at])
+        }
+      })
+    }
+  }
+}
+
+/** What installArrivalClock recorded. */
+export const arrivals = (): Record<string, Array<[number, number]>> => (globalThis as unknown as Page).__fanoutArrived ?? {}
 
 /**
  * Clicks the session in the sidebar and resolves with the ms from the click until the conversation shows

@@ -10,6 +10,7 @@
 // Prints figures against the targets; never fails on time. BENCH_UI_SECONDS shortens the stream.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import config, { chromiumPath } from '../playwright.config'
@@ -20,7 +21,16 @@ import { startProfile } from './cpu-profile'
 import { startTrace } from './trace-summary'
 import { writeBigSession } from './ui-big-session'
 import { watchProblems } from '../e2e/support/page-problems'
-import { installMessageClock, startStreamProbe, stopStreamProbe, timeCatchUp, timeOpenSession, type StreamProbeResult } from './ui-probe'
+import {
+  arrivals,
+  installArrivalClock,
+  installMessageClock,
+  startStreamProbe,
+  stopStreamProbe,
+  timeCatchUp,
+  timeOpenSession,
+  type StreamProbeResult
+} from './ui-probe'
 import { StreamHost, type StreamRun } from './ui-stream-host'
 import { benchPaneSwitch } from './ui-switch'
 
@@ -36,6 +46,8 @@ const PROFILE_DIR = process.env.BENCH_UI_PROFILE
 const TRACE_DIR = process.env.BENCH_UI_TRACE
 /** A PNG path: a screenshot of the panels as the stream ends, to see what was measured. */
 const SCREENSHOT = process.env.BENCH_UI_SCREENSHOT
+/** Set: also print when each delta reached the page (installArrivalClock; it costs the page a second parse). */
+const ARRIVALS = !!process.env.BENCH_UI_ARRIVALS
 
 function pct(sorted: number[], p: number): number {
   if (!sorted.length) return NaN
@@ -140,6 +152,7 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const w = globalThis as unknown as { addEventListener(type: 'error', on: (e: { message: string }) => void): void }
     w.addEventListener('error', (e) => console.error(`window error: ${e.message}`))
   })
+  if (ARRIVALS) await page.addInitScript(installArrivalClock)
   try {
     await page.goto(server.url)
     await page.getByTestId('new-prompt').fill(`Benchmark: ${AGENTS} agents streaming`)
@@ -165,7 +178,14 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
         ),
       1000
     )
+    // This process's share of the machine while the agents stream: the runtime (host, recorder, the socket's
+    // batching) and the bench's driver, and how late its event loop ran (a late loop holds the deltas back).
+    const loopDelay = monitorEventLoopDelay({ resolution: 1 })
+    loopDelay.enable()
+    const cpuBefore = process.cpuUsage()
     const run = await host.stream(SECONDS)
+    loopDelay.disable()
+    const processCpu = process.cpuUsage(cpuBefore)
     await page.waitForTimeout(400) // the last deltas reach the screen
     clearInterval(sampler)
     const probe = await page.evaluate(stopStreamProbe)
@@ -184,6 +204,7 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const frames = sortNum(probe.frames)
     const { latencies, missing, deltas } = deliveryLatencies(run, probe)
     const lat = sortNum(latencies)
+    const arrived = ARRIVALS ? sortNum(deliveryLatencies(run, { seen: await page.evaluate(arrivals), onScreen: probe.onScreen }).latencies) : null
     const painted = deliveryLatencies(run, { seen: probe.painted, onScreen: probe.onScreen })
     const paintLat = sortNum(painted.latencies)
     const burst = probe.tilesPaintedAt ? probe.tilesPaintedAt - host.burstAt : NaN
@@ -207,6 +228,14 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     )
     console.log(
       `  event→DOM           p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, p99 ${ms(pct(lat, 99))}, max ${ms(lat[lat.length - 1])} (in the page, not yet painted; ${missing} never shown)`
+    )
+    if (arrived)
+      console.log(
+        `  event→page          p50 ${ms(pct(arrived, 50))}, p95 ${ms(pct(arrived, 95))}, p99 ${ms(pct(arrived, 99))} (the socket's message event in the page, before the app's handler: the host's batching, the socket, the page's queue)`
+      )
+    const delayMs = (q: number) => (loopDelay.percentile(q) / 1e6).toFixed(1)
+    console.log(
+      `  bench process       CPU ${((processCpu.user + processCpu.system) / 1000 / (run.durationMs / 1000)).toFixed(0)} ms/s while streaming (the runtime's host and recorder, and the bench's driver); event-loop delay p50 ${delayMs(50)} ms, p99 ${delayMs(99)} ms`
     )
     if (catchUp)
       console.log(
