@@ -32,6 +32,7 @@ import {
   type StreamProbeResult
 } from './ui-probe'
 import { StreamHost, type StreamRun } from './ui-stream-host'
+import { benchFloor } from './ui-floor'
 import { benchPaneSwitch } from './ui-switch'
 
 const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 20)
@@ -346,6 +347,7 @@ export async function benchUi(root: string): Promise<UiFigures | null> {
     const phases = process.env.BENCH_UI_PHASES?.split(',').map((s) => s.trim())
     const run = (phase: string) => !phases || phases.includes(phase)
     if (run('stream')) figures = await benchStreaming(browser, rendererDir, tmp)
+    if (run('floor')) await benchFloor(browser, VIEWPORT)
     if (run('open')) await benchOpen(browser, rendererDir, tmp)
     if (run('switch')) {
       const project = join(tmp, 'switch-project')
