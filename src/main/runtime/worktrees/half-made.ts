@@ -64,11 +64,25 @@ export interface HalfMadeWorktree {
   record: PendingAdd | null
 }
 
-/** An admin folder git was still filling in: locked "initializing", its HEAD the placeholder, or left empty. */
+/** What git writes in the admin folder before `commondir`. */
+const FIRST_WRITES = new Set(['locked', 'gitdir', 'HEAD'])
+
+/**
+ * An admin folder git was still filling in: locked "initializing", its HEAD the placeholder, or holding only what
+ * git writes before `gitdir` names the worktree (nothing, or a `locked` a kill left empty mid-write).
+ */
 function unfinished(adminDir: string, hasGitdir: boolean, names: string[]): boolean {
   if (isHalfMade(adminDir)) return true
-  if (!hasGitdir) return names.length === 0
+  if (!hasGitdir) return names.every((n) => FIRST_WRITES.has(n))
   return headPlaceholder(readSmall(join(adminDir, 'HEAD')) ?? '')
+}
+
+/**
+ * A half-made worktree that stops git for the whole repository: its `commondir` there but empty (a kill inside
+ * git's write of it), which every command that lists worktrees fails to read, `git worktree add` among them.
+ */
+export function breaksGit(h: HalfMadeWorktree): boolean {
+  return h.adminDir !== null && readSmall(join(h.adminDir, 'commondir')) === ''
 }
 
 /** The repository's half-made worktrees (the agent's only, when `agentId` is given). */
@@ -114,8 +128,9 @@ export async function removeHalfMade(repoCwd: string, commonDir: string, h: Half
     throw new WorktreeError(`isolation: worktree ${h.path ?? h.adminDir} is still being created by another Fanout process (pid ${owner?.pid})`)
   }
   if (!h.adminDir) return
-  // Before `commondir` git has checked nothing out, and will not remove what it cannot read as a worktree.
-  if (!h.path || readSmall(join(h.adminDir, 'commondir')) === null) return removeUnstarted({ ...h, adminDir: h.adminDir })
+  // Before `commondir` git has checked nothing out, and will not remove what it cannot read as a worktree. A
+  // `commondir` a kill left empty mid-write is as good as none (and makes every git command that reads it fail).
+  if (!h.path || !readSmall(join(h.adminDir, 'commondir'))) return removeUnstarted({ ...h, adminDir: h.adminDir })
   const dirs = await worktreeGitDirs(h.path, commonDir)
   const branch = branchFor(h.agentId)
   const checkout = h.record?.checkout ?? h.meta?.baseCommit ?? (await tryGit(repoCwd, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]))
@@ -128,12 +143,10 @@ export async function removeHalfMade(repoCwd: string, commonDir: string, h: Half
 const refusal = (where: string, why: string) =>
   new WorktreeError(`isolation: worktree ${where} was left half made by a stopped process, and ${why}; it is left as it is for you to look at`)
 
-/** What git writes in the admin folder before `commondir`. */
-const FIRST_WRITES = new Set(['locked', 'gitdir', 'HEAD'])
-
 /**
- * A registration git stopped before `commondir`, removed file by file: only the files git writes by then (HEAD
- * still its placeholder) and a worktree folder holding at most the `.git` file that names this admin folder.
+ * A registration git stopped before `commondir` was written, removed file by file: only the files git writes by
+ * then (HEAD still its placeholder, or empty where a kill came mid-write, as `commondir` may be) and a worktree
+ * folder holding at most the `.git` file that names this admin folder (or that a kill left empty).
  */
 async function removeUnstarted(h: HalfMadeWorktree & { adminDir: string }): Promise<void> {
   const refuse = (why: string): never => {
@@ -141,10 +154,12 @@ async function removeUnstarted(h: HalfMadeWorktree & { adminDir: string }): Prom
   }
   const names = await readdir(h.adminDir)
   for (const n of names) {
-    if (!FIRST_WRITES.has(n) || !(await lstat(join(h.adminDir, n))).isFile()) refuse(`its git folder ${h.adminDir} holds ${n}, which git writes later`)
+    const torn = n === 'commondir' && readSmall(join(h.adminDir, n)) === ''
+    if (!(FIRST_WRITES.has(n) || torn) || !(await lstat(join(h.adminDir, n))).isFile())
+      refuse(`its git folder ${h.adminDir} holds ${n}, which git writes later`)
   }
   const head = readSmall(join(h.adminDir, 'HEAD'))
-  if (head !== null && !headPlaceholder(head)) refuse('its HEAD names a commit')
+  if (head && !headPlaceholder(head)) refuse('its HEAD names a commit')
   const folder = h.path ? await lstat(h.path).catch(() => null) : null
   if (h.path && folder) {
     if (!folder.isDirectory()) refuse(`${h.path} is not a folder`)
@@ -153,7 +168,7 @@ async function removeUnstarted(h: HalfMadeWorktree & { adminDir: string }): Prom
     if (inside.length) {
       const link = readSmall(join(h.path, '.git'))
       const to = link?.startsWith('gitdir: ') ? await realOr(resolve(h.path, link.slice('gitdir: '.length))) : null
-      if (to !== (await realOr(h.adminDir))) refuse('its .git file does not name its git folder')
+      if (link !== '' && to !== (await realOr(h.adminDir))) refuse('its .git file does not name its git folder')
       await unlink(join(h.path, '.git'))
     }
     await rmdir(h.path)

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { cleanupOrphanWorktree, createAgentWorktree, findOrphanWorktrees, readMetadata, WorktreeError, worktreePathFor } from './index'
 import { readPendingAdd } from './pending-add'
-import { ADD_STEPS, type AddStep, killedAdd, type KilledAddOptions } from './testing/killed-add'
+import { ADD_STEPS, type AddStep, killedAdd, type KilledAddOptions, TORN_STEPS } from './testing/killed-add'
 import { makeTempRepo, type TempRepo } from './testing/temp-repo'
 
 const DEAD = { pid: 99_999_999, hostname: hostname() }
@@ -25,11 +25,15 @@ const CASES: Case[] = [
   ...ADD_STEPS.map((step) => ({ step, record: false })),
   ...(['locked', 'commondir', 'some-files', 'unlocked'] as const).map((step) => ({ step, record: true, reattach: true })),
   ...(['commondir', 'head-set'] as const).map((step) => ({ step, record: false, reattach: true })),
-  { step: 'commondir', record: false, placeholder: 'ref: refs/heads/.invalid' }
+  { step: 'commondir', record: false, placeholder: 'ref: refs/heads/.invalid' },
+  // The kill inside a step's own write: its file there, empty.
+  ...TORN_STEPS.map((step) => ({ step, record: true, torn: true })),
+  ...(['head-placeholder', 'commondir'] as const).map((step) => ({ step, record: false, torn: true })),
+  { step: 'commondir', record: true, torn: true, reattach: true }
 ]
 
 const title = (c: Case) =>
-  `killed after ${c.step}, ${c.record ? "with Fanout's record" : 'by an older build (no record)'}${c.reattach ? ', on a kept branch' : ''}${c.placeholder ? `, HEAD ${c.placeholder}` : ''}`
+  `killed ${c.torn ? 'inside' : 'after'} ${c.step}, ${c.record ? "with Fanout's record" : 'by an older build (no record)'}${c.reattach ? ', on a kept branch' : ''}${c.placeholder ? `, HEAD ${c.placeholder}` : ''}`
 
 /** Removed when its test ends (the test's own hook: the tests run concurrently). */
 function tempRepo(t: TestContext): TempRepo {
@@ -98,9 +102,10 @@ describe.concurrent('a kill during `git worktree add`', () => {
       ).not.toMatch(/locked/)
 
       // ak2 never runs again. Its maker is gone: an orphan (a kill before git registered anything leaves only a
-      // branch at its start, which an older build's orphan listing cannot tell from a kept branch).
+      // branch at its start, which an older build's orphan listing cannot tell from a kept branch; so does one
+      // whose empty `commondir` stopped git, removed when ak1 was given its worktree).
       const orphans = await findOrphanWorktrees({ repoCwd: r.root, isLive: (id) => id === 'ak1' })
-      if (c.step === 'branch' && !c.record) expect(orphans).toEqual([])
+      if ((c.step === 'branch' || (c.torn && c.step === 'commondir')) && !c.record) expect(orphans).toEqual([])
       else {
         expect(orphans.map((o) => o.agentId)).toEqual(['ak2'])
         const done = await cleanupOrphanWorktree(orphans[0])
@@ -117,6 +122,37 @@ describe.concurrent('a kill during `git worktree add`', () => {
       expectRepositoryWhole(r, [paths[0]])
     })
   }
+})
+
+describe.concurrent("another agent's killed add", () => {
+  // Found in CI: agent A's add killed inside its write of `commondir` left the file empty, and every later
+  // `git worktree list` and `git worktree add` in the repository then failed reading it ("failed to read
+  // …/commondir"), so agent B could not be isolated after a resume until A ran again.
+  for (const c of CASES.filter((k) => k.record && !k.reattach && k.step !== 'some-files'))
+    it(`${title(c)}: a new agent still gets its worktree, and the killed one its own when it runs again`, async (t) => {
+      const { r, start, paths } = killedRepo(t, c, ['ak5'])
+      const other = await createAgentWorktree({ repoCwd: r.root, agentId: 'ak6' })
+      expect(r.git('-C', other.path, 'rev-parse', 'HEAD')).toBe(start)
+      expect(readFileSync(join(other.path, 'src/app.ts'), 'utf8')).toBe(r.read('src/app.ts'))
+      expect(r.git('rev-parse', 'fanout/ak5')).toBe(start)
+      const own = await createAgentWorktree({ repoCwd: r.root, agentId: 'ak5' })
+      expect(own.path).toBe(paths[0])
+      expect(r.git('-C', own.path, 'status', '--porcelain')).toBe('')
+      expectRepositoryWhole(r, [paths[0], other.path].sort())
+    })
+})
+
+describe.concurrent('a `commondir` left empty by a kill inside its write', () => {
+  it('does not stop the orphan listing, and its cleanup leaves the repository whole', async (t) => {
+    for (const record of [true, false]) {
+      const { r, common } = killedRepo(t, { step: 'commondir', record, torn: true }, ['ak7'])
+      const orphans = await findOrphanWorktrees({ repoCwd: r.root })
+      expect(orphans).toMatchObject([{ agentId: 'ak7', halfMade: true }])
+      expect(await cleanupOrphanWorktree(orphans[0])).toMatchObject({ removed: true })
+      expect(readPendingAdd(common, 'ak7')).toBeNull()
+      expectRepositoryWhole(r, [])
+    }
+  })
 })
 
 describe.concurrent('a half-made worktree that is kept', () => {

@@ -14,7 +14,7 @@ import { commitMessage } from './finish-worktree'
 import { readRepo, WorktreeError } from './repo'
 import { enqueueForRepo } from './repo-queue'
 import { findGitDir } from './probe'
-import { findHalfMade, removeHalfMade } from './half-made'
+import { breaksGit, findHalfMade, removeHalfMade } from './half-made'
 import { dropPendingAdd, pendingAdds } from './pending-add'
 import { readConfigFile } from '../store/read-config'
 
@@ -74,7 +74,13 @@ export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOption
   const repoRoot = repo.mainRoot === repo.commonDir ? repo.repoRoot : repo.mainRoot
   const halfMade = await findHalfMade(repo.cwd, repo.commonDir)
   const records = new Map((await pendingAdds(repo.commonDir)).map((p) => [p.agentId, p]))
-  for (const { agentId, entry, meta } of await agentWorktreeEntries(repo)) {
+  // A half-made registration whose `commondir` a kill left empty stops git from listing any worktree: it is
+  // listed below (half made), and the whole worktrees once it is cleaned up.
+  const entries = await agentWorktreeEntries(repo).catch((err: unknown) => {
+    if (halfMade.some(breaksGit)) return []
+    throw err
+  })
+  for (const { agentId, entry, meta } of entries) {
     if (isLive?.(agentId) || halfMade.some((h) => h.path === entry.path)) continue
     const exists = await isDirectory(entry.path)
     // Fanout's record of the add names its maker until the metadata does (a kill may have come between the two).

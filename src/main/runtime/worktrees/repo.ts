@@ -1,6 +1,6 @@
 // What worktree isolation needs to know about the parent's repository, read without changing anything.
 import { lstat, realpath } from 'node:fs/promises'
-import { basename, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { errorText, isDirectory, runGit, tryGit } from './git'
 
 export class WorktreeError extends Error {
@@ -68,9 +68,14 @@ export async function readRepo(cwd: string): Promise<RepoInfo> {
   }
 }
 
-/** The first entry of `git worktree list` is always the main checkout (or the bare repository). */
+/**
+ * The first entry of `git worktree list` is always the main checkout (or the bare repository). When the listing
+ * fails (a linked worktree's `commondir` a kill left empty stops every git command that lists worktrees, until
+ * create-worktree.ts removes that half-made one), it is worked out as git does: the common dir without `/.git`.
+ */
 async function mainWorktreeRoot(dir: string, commonDir: string): Promise<string> {
-  const listing = await runGit(dir, ['worktree', 'list', '--porcelain'])
+  const listing = await runGit(dir, ['worktree', 'list', '--porcelain']).catch(() => null)
+  if (listing === null) return commonDir.endsWith(`${sep}.git`) ? dirname(commonDir) : commonDir
   const first = listing.split('\n').find((line) => line.startsWith('worktree '))
   if (!first) return resolve(commonDir, '..')
   const path = first.slice('worktree '.length)

@@ -32,7 +32,12 @@ export interface KilledAddOptions {
   placeholder?: string
   /** Fanout's record of the add, naming this process as its maker (this build writes one; older ones did not). */
   recordFor?: { pid: number; hostname: string }
+  /** The kill came inside the step's own write: the file it writes is there, empty (one of TORN_STEPS). */
+  torn?: boolean
 }
+
+/** The steps that write one file, which a kill inside the write leaves empty. */
+export const TORN_STEPS = ['locked', 'gitdir', 'dot-git', 'head-placeholder', 'commondir'] as const
 
 export interface KilledAdd {
   path: string
@@ -62,12 +67,14 @@ export function killedAdd(r: TempRepo, agentId: string, path: string, step: AddS
   const env = { ...cleanEnv(), GIT_DIR: join(path, '.git'), GIT_WORK_TREE: path }
   const inWorktree = (...args: string[]) => execFileSync('git', args, { cwd: path, env, stdio: 'ignore' })
   if (at('admin-folder')) mkdirSync(adminDir, { recursive: true })
-  if (at('locked')) writeFileSync(join(adminDir, 'locked'), 'initializing\n')
+  // The step's own file is written empty when the kill came inside its write (`torn`).
+  const write = (s: AddStep, file: string, text: string) => writeFileSync(file, opts.torn && s === step ? '' : text)
+  if (at('locked')) write('locked', join(adminDir, 'locked'), 'initializing\n')
   if (at('folder')) mkdirSync(path, { recursive: true })
-  if (at('gitdir')) writeFileSync(join(adminDir, 'gitdir'), `${join(realpathSync(path), '.git')}\n`)
-  if (at('dot-git')) writeFileSync(join(path, '.git'), `gitdir: ${adminDir}\n`)
-  if (at('head-placeholder')) writeFileSync(join(adminDir, 'HEAD'), `${opts.placeholder ?? '0'.repeat(40)}\n`)
-  if (at('commondir')) writeFileSync(join(adminDir, 'commondir'), '../..\n')
+  if (at('gitdir')) write('gitdir', join(adminDir, 'gitdir'), `${join(realpathSync(path), '.git')}\n`)
+  if (at('dot-git')) write('dot-git', join(path, '.git'), `gitdir: ${adminDir}\n`)
+  if (at('head-placeholder')) write('head-placeholder', join(adminDir, 'HEAD'), `${opts.placeholder ?? '0'.repeat(40)}\n`)
+  if (at('commondir')) write('commondir', join(adminDir, 'commondir'), '../..\n')
   if (at('head-set')) inWorktree('symbolic-ref', 'HEAD', `refs/heads/${branch}`)
   if (at('some-files')) {
     // git checks files out under the index lock and writes the index last: killed midway, some files and the lock.
