@@ -5,7 +5,7 @@
 // per repository, across processes too (merge-lock.ts: a second one waits, then works on the new state).
 import type { AgentChanges, DiscardOutcome, FileDiff, MergeOutcome, MergePreview, MergeStrategy, ReviewList } from '../../../shared/review'
 import { resolveDataDir } from '../store/data-dir'
-import { BRANCH_PREFIX, headCommit, readRepo, WorktreeError, type RepoInfo } from '../worktrees'
+import { BRANCH_PREFIX, headCommit, readRepo, repairTornWorktrees, WorktreeError, type RepoInfo } from '../worktrees'
 import { listAgentBranches, type AgentBranch } from './agent-branches'
 import { agentChanges, mergeBase } from './changes'
 import { checkoutState } from './checkout'
@@ -45,14 +45,21 @@ export interface MergeRequest {
 export class AgentWorkReview {
   constructor(private readonly o: AgentWorkReviewOptions = {}) {}
 
+  // A worktree registration a kill left with an empty `commondir` stops git from listing worktrees, deleting a
+  // branch or checking one out in the whole repository: removed first when its maker is gone (half-made.ts).
   private async repo(cwd: string): Promise<RepoInfo> {
+    let repo: RepoInfo
     try {
-      return await readRepo(cwd)
+      repo = await readRepo(cwd)
     } catch (err) {
       if (err instanceof WorktreeError)
         throw new ReviewError('invalid_request', err.message.replace(/^isolation: worktree needs/, 'Agents’ work lives in git branches; this needs'))
       throw err
     }
+    await repairTornWorktrees(repo).catch((err: unknown) => {
+      throw err instanceof WorktreeError ? new ReviewError('conflict', err.message.replace(/^isolation: /, '')) : err
+    })
+    return repo
   }
 
   private branches(repo: RepoInfo): Promise<AgentBranch[]> {

@@ -7,7 +7,8 @@
 //   finish  finishAgentWorktree: when the run ends its changes are committed to its branch and the worktree
 //           kept; an unchanged one is removed with its branch
 //   land    removeMergedWorktree / discardAgentWorktree: once the person merged or discarded its work
-//   orphans findOrphanWorktrees / cleanupOrphanWorktree: worktrees of agents no process is running
+//   orphans findOrphanWorktrees / cleanupOrphanWorktree: worktrees of agents no process is running;
+//           repairTornWorktrees: one whose `commondir` a kill left empty, which stops git in the whole repository
 // The git steps are helpers private to worktrees/ (create-worktree, finish-worktree, half-made, orphans);
 // test/layering.test.ts keeps them there and keeps git's `worktree add|remove` and branch deletion in worktrees/.
 import { stat } from 'node:fs/promises'
@@ -18,6 +19,7 @@ import { errorText, runGit, tryGit } from './git'
 import type { RepoInfo } from './repo'
 
 export { findOrphanWorktrees, cleanupOrphanWorktree, ownerAlive } from './orphans'
+export { repairTornWorktrees } from './half-made'
 export type { OrphanWorktree, FindOrphansOptions, CleanupOptions, CleanupResult } from './orphans'
 export { branchFor, worktreePathFor, BRANCH_PREFIX, DEFAULT_WORKTREES_FOLDER } from './create-worktree'
 export type { AgentWorktree, CreateWorktreeOptions } from './create-worktree'

@@ -10,7 +10,7 @@ import { currentProcess } from '../store/process-identity'
 import { errorText, isDirectory, runGit, tryGit } from './git'
 import { worktreeGitDirs } from './git-dirs'
 import { startPoint, type WorktreeBaseRef } from './base-ref'
-import { breaksGit, findHalfMade, removeHalfMade } from './half-made'
+import { findHalfMade, removeHalfMade, repairTornWorktrees } from './half-made'
 import { updateMetadata, writeMetadata } from './metadata'
 import { dropPendingAdd, type PendingAdd, readPendingAdd, writePendingAdd } from './pending-add'
 import { readRepo, WorktreeError, type RepoInfo } from './repo'
@@ -101,15 +101,16 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
 
   // What an earlier `git worktree add` for this agent that a kill stopped part way left (half-made.ts): never
   // taken as it is; removed once its maker is gone and it is proved to hold no work, then made again below.
-  // Another agent's goes too when it stops git for everyone (breaksGit: a `commondir` a kill left empty fails
-  // every `git worktree add` here, so one killed add would keep every other agent from being isolated until its
-  // own agent ran again), on the same terms; the rest wait for their own agent or the orphan cleanup.
+  // Another agent's goes too when it stops git for everyone (repairTornWorktrees: a `commondir` a kill left empty
+  // fails every `git worktree add` here, so one killed add would keep every other agent from being isolated until
+  // its own agent ran again); the rest wait for their own agent or the orphan cleanup.
   const pending = readPendingAdd(repo.commonDir, agentId)
-  for (const half of await findHalfMade(repo.cwd, repo.commonDir)) {
-    if (half.agentId === agentId) await removeHalfMade(repo.cwd, repo.commonDir, half)
-    // Whatever stops it is said when that agent runs again and removes it as its own.
-    else if (breaksGit(half)) await removeHalfMade(repo.cwd, repo.commonDir, half).catch(() => undefined)
-  }
+  const halfMade = await findHalfMade(repo.cwd, repo.commonDir)
+  for (const half of halfMade) if (half.agentId === agentId) await removeHalfMade(repo.cwd, repo.commonDir, half)
+  await repairTornWorktrees(
+    repo,
+    halfMade.filter((h) => h.agentId !== agentId)
+  )
 
   const existing = (await agentWorktreeEntries(repo)).find((w) => w.agentId === agentId)
   if (existing && (await isDirectory(existing.entry.path))) {

@@ -85,6 +85,48 @@ export function breaksGit(h: HalfMadeWorktree): boolean {
   return h.adminDir !== null && readSmall(join(h.adminDir, 'commondir')) === ''
 }
 
+/** Whether any worktree admin folder of the repository holds an empty `commondir` (a quick look, no git). */
+async function anyTorn(commonDir: string): Promise<boolean> {
+  const root = join(commonDir, 'worktrees')
+  for (const name of await readdir(root).catch(() => [] as string[])) if (readSmall(join(root, name, 'commondir')) === '') return true
+  return false
+}
+
+const TORN_WAITS = 20
+const TORN_WAIT_MS = 50
+
+/**
+ * Removes the half-made worktrees whose `commondir` a kill left empty (breaksGit), once their maker is gone. Until
+ * then `git worktree list`, `git branch -D`, `git log --all`, a checkout of another branch and `git gc` fail in the
+ * whole repository, the person's own git included, so the review, the orphan cleanup and every new worktree would
+ * stop at git's "failed to read …/commondir". git writes `commondir` before it checks anything out: only git's own
+ * files go (removeHalfMade). One whose maker still runs is being written at this moment, and is waited for a
+ * little; a WorktreeError names one still empty after that, and one holding what git did not write.
+ */
+export async function repairTornWorktrees(repo: { cwd: string; commonDir: string }, known?: HalfMadeWorktree[]): Promise<void> {
+  if (!(await anyTorn(repo.commonDir))) return
+  for (let wait = 0; ; wait++) {
+    const torn = (known ?? (await findHalfMade(repo.cwd, repo.commonDir))).filter(breaksGit)
+    known = undefined
+    const busy = torn.filter((h) => makerAlive(h.meta?.owner ?? h.record?.owner))
+    for (const h of torn) {
+      if (busy.includes(h)) continue
+      await removeHalfMade(repo.cwd, repo.commonDir, h).catch((err: unknown) => {
+        if (!(err instanceof WorktreeError)) throw err
+        throw new WorktreeError(`${err.message}; until it is removed, git cannot list this repository's worktrees (${join(h.adminDir!, 'commondir')} is empty)`)
+      })
+    }
+    if (!busy.length) return
+    if (wait === TORN_WAITS) {
+      const owner = busy[0].meta?.owner ?? busy[0].record?.owner
+      throw new WorktreeError(
+        `isolation: git cannot list this repository's worktrees while ${join(busy[0].adminDir!, 'commondir')} is empty; the Fanout process making that worktree (pid ${owner?.pid}) has not finished writing it`
+      )
+    }
+    await new Promise((r) => setTimeout(r, TORN_WAIT_MS))
+  }
+}
+
 /** The repository's half-made worktrees (the agent's only, when `agentId` is given). */
 export async function findHalfMade(repoCwd: string, commonDir: string, agentId?: string): Promise<HalfMadeWorktree[]> {
   const records = await Promise.all(

@@ -153,6 +153,16 @@ describe.concurrent('a `commondir` left empty by a kill inside its write', () =>
       expectRepositoryWhole(r, [])
     }
   })
+
+  it("another agent's, whose maker still runs: a new agent's worktree waits for it, then says which file and process", async (t) => {
+    const live = { pid: process.ppid, hostname: hostname() }
+    const { r, common } = killedRepo(t, { step: 'commondir', record: true, torn: true }, ['ak8'], live)
+    const err = await createAgentWorktree({ repoCwd: r.root, agentId: 'ak9' }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(WorktreeError)
+    expect((err as Error).message).toContain(join(common, 'worktrees', 'ak8', 'commondir'))
+    expect((err as Error).message).toContain(`pid ${live.pid}`)
+    expect(readPendingAdd(common, 'ak8')).not.toBeNull()
+  })
 })
 
 describe.concurrent('a half-made worktree that is kept', () => {

@@ -68,13 +68,19 @@ export async function readRepo(cwd: string): Promise<RepoInfo> {
   }
 }
 
+/** What git says when a worktree's `commondir` is empty: "fatal: failed to read <admin folder>/commondir: Success". */
+const TORN_COMMONDIR = /failed to read .*commondir/
+
 /**
  * The first entry of `git worktree list` is always the main checkout (or the bare repository). When the listing
  * fails (a linked worktree's `commondir` a kill left empty stops every git command that lists worktrees, until
  * create-worktree.ts removes that half-made one), it is worked out as git does: the common dir without `/.git`.
  */
 async function mainWorktreeRoot(dir: string, commonDir: string): Promise<string> {
-  const listing = await runGit(dir, ['worktree', 'list', '--porcelain']).catch(() => null)
+  const listing = await runGit(dir, ['worktree', 'list', '--porcelain']).catch((err: unknown) => {
+    if (TORN_COMMONDIR.test(errorText(err))) return null
+    throw err
+  })
   if (listing === null) return commonDir.endsWith(`${sep}.git`) ? dirname(commonDir) : commonDir
   const first = listing.split('\n').find((line) => line.startsWith('worktree '))
   if (!first) return resolve(commonDir, '..')
