@@ -9,11 +9,10 @@ import { allSessionsDbPath } from '../src/main/runtime/search/all-sessions-searc
 import { SearchService } from '../src/main/runtime/search/search-service'
 import { searchDbPath } from '../src/main/runtime/search/session-search'
 import { writeBigSession } from './ui-big-session'
+import { pct, sortNum } from './percentile'
 
 const EVENTS = Number(process.env.BENCH_SEARCH_EVENTS ?? 1_000_000)
 const RUNS = 15
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]
 
 export async function benchSearch(): Promise<void> {
   console.log(`\n== search: ${EVENTS.toLocaleString('en-US')} events in one session (load average ${loadavg()[0].toFixed(2)}) ==`)
@@ -54,7 +53,7 @@ export async function benchSearch(): Promise<void> {
         times.push(performance.now() - q)
       }
       console.log(
-        `  in the session, ${what.padEnd(38)} ${String(hits).padStart(3)} hits  p50 ${pct(times, 50).toFixed(1)} ms  p95 ${pct(times, 95).toFixed(1)} ms  (target < 200 ms)`
+        `  in the session, ${what.padEnd(38)} ${String(hits).padStart(3)} hits  p50 ${pct(sortNum(times), 50).toFixed(1)} ms  p95 ${pct(sortNum(times), 95).toFixed(1)} ms  (target < 200 ms)`
       )
     }
     const across: number[] = []
@@ -63,7 +62,9 @@ export async function benchSearch(): Promise<void> {
       await service.acrossSessions([big.sessionId], '/bench/project', 'read every module', 100)
       across.push(performance.now() - q)
     }
-    console.log(`  across sessions, title and prompt words                 p50 ${pct(across, 50).toFixed(1)} ms  p95 ${pct(across, 95).toFixed(1)} ms`)
+    console.log(
+      `  across sessions, title and prompt words                 p50 ${pct(sortNum(across), 50).toFixed(1)} ms  p95 ${pct(sortNum(across), 95).toFixed(1)} ms`
+    )
     await service.close()
     // Opened again (a restart): the index is read, not rebuilt.
     const reopened = new SearchService({ dataDir, describe: async () => ({ title: big.title, cwd: '/bench/project', updatedAt: Date.now() }), waitMs: 1e9 })

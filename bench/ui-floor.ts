@@ -4,6 +4,7 @@
 // a reader can tell what the page adds from what the machine costs. The same page writing half the boxes a frame
 // shows how much of a frame is per box and how much is fixed. Not a target.
 import type { Browser } from 'playwright-core'
+import { pct } from './percentile'
 
 const SECONDS = Number(process.env.BENCH_UI_FLOOR_SECONDS ?? 8)
 const BOXES = 64
@@ -81,7 +82,7 @@ export async function benchFloor(browser: Browser, viewport: { width: number; he
       const before = await taskSeconds()
       const intervals = (await page.evaluate(writeBoxes, { boxes: BOXES, seconds: SECONDS, half })).sort((a, b) => a - b)
       const busy = (await taskSeconds()) - before
-      const at = (p: number) => intervals[Math.min(intervals.length - 1, Math.floor((p / 100) * intervals.length))].toFixed(1)
+      const at = (p: number) => pct(intervals, p).toFixed(1)
       const perSecond = (busy * 1000) / SECONDS
       console.log(
         `  ${half ? 'half the boxes a frame' : 'every box a frame    '}  ${(intervals.length / SECONDS).toFixed(1)} fps; frame interval p50 ${at(50)} ms, p95 ${at(95)} ms; main thread ${perSecond.toFixed(0)} ms/s (${((perSecond * SECONDS) / Math.max(1, intervals.length)).toFixed(1)} ms a frame)`

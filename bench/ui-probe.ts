@@ -16,6 +16,8 @@ interface El {
   querySelector(selector: string): El | null
   readonly parentElement: El | null
   readonly textContent: string | null
+  readonly nodeType: number
+  readonly nodeValue: string | null
   click(): void
 }
 interface Mutation {
@@ -39,6 +41,7 @@ interface Page {
   __fanoutOpenAnsweredAt?: number
   /** performance.now() when the last page of the opened session's older items arrived. */
   __fanoutOpenWholeAt?: number
+  WeakMap: WeakMapConstructor
   WebSocket: new (...args: unknown[]) => { addEventListener(type: string, cb: (e: { data: unknown }) => void): void }
   /** Per agent id: [marker, epoch ms its delta reached the page] (see installArrivalClock). */
   __fanoutArrived?: Record<string, Array<[number, number]>>
@@ -126,6 +129,7 @@ export function startStreamProbe(expectTiles: number): void {
     )
   }
   const last: Record<string, number> = {}
+  const panelOf = new w.WeakMap<El, El | null>()
   let running = true
   let prev = -1
   const frame = (t: number) => {
@@ -152,20 +156,33 @@ export function startStreamProbe(expectTiles: number): void {
       tilesInDom = true
       afterPaint()
     }
-    const panels = new Set<El>()
+    // Per agent, the texts to read: a text node whose value changed is read alone (a tile's text is one node),
+    // anything else as the whole panel's text. The probe's own work shares the page's main thread with the app,
+    // so it reads as little as tells which markers are in the DOM.
+    const texts = new Map<string, Array<string | null>>()
     for (const r of records) {
-      const el = (r.target as El).closest ? r.target : r.target.parentElement
-      const panel = el?.closest('[data-agent-id]')
-      if (panel) panels.add(panel)
-    }
-    for (const panel of panels) {
+      const node = r.target
+      let panel = panelOf.get(node)
+      if (panel === undefined) {
+        const el = (node as El).closest ? node : node.parentElement
+        panel = el?.closest('[data-agent-id]') ?? null
+        panelOf.set(node, panel)
+      }
+      if (!panel) continue
       const id = panel.getAttribute('data-agent-id')!
-      const text = panel.textContent ?? ''
-      const open = text.lastIndexOf('‹')
-      if (open < 0) continue
-      const close = text.indexOf('›', open)
-      const seq = close > open ? Number(text.slice(open + 1, close)) : NaN
-      if (!Number.isFinite(seq) || seq <= (last[id] ?? -1)) continue
+      const list = texts.get(id) ?? []
+      texts.set(id, list)
+      list.push(node.nodeType === 3 ? node.nodeValue : (panel.textContent ?? ''))
+    }
+    for (const [id, list] of texts) {
+      let seq = -1
+      for (const text of list) {
+        const open = text?.lastIndexOf('‹') ?? -1
+        const close = open < 0 ? -1 : text!.indexOf('›', open)
+        const n = close > open ? Number(text!.slice(open + 1, close)) : NaN
+        if (Number.isFinite(n) && n > seq) seq = n
+      }
+      if (seq < 0 || seq <= (last[id] ?? -1)) continue
       last[id] = seq
       ;(result.seen[id] ??= []).push([seq, at])
       unpainted.push([id, seq])

@@ -34,6 +34,7 @@ import {
 import { StreamHost, type StreamRun } from './ui-stream-host'
 import { benchFloor } from './ui-floor'
 import { benchPaneSwitch } from './ui-switch'
+import { pct, sortNum } from './percentile'
 
 const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 20)
 const AGENTS = Number(process.env.BENCH_UI_AGENTS ?? 64)
@@ -50,11 +51,6 @@ const SCREENSHOT = process.env.BENCH_UI_SCREENSHOT
 /** Set: also print when each delta reached the page (installArrivalClock; it costs the page a second parse). */
 const ARRIVALS = !!process.env.BENCH_UI_ARRIVALS
 
-function pct(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
-}
-const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b)
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a')
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target')
