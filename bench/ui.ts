@@ -7,7 +7,8 @@
 //  2. Opening a recorded 100,000-event session through the real host: click to painted transcript.
 //  3. Switching Subagents ↔ Tree & timeline with the 64 agents running (ui-switch.ts).
 // BENCH_UI_PHASES=stream,open,switch runs some of them.
-// Prints figures against the targets; never fails on time. BENCH_UI_SECONDS shortens the stream.
+// Prints figures against the targets; never fails on time. BENCH_UI_SECONDS shortens the stream; BENCH_UI_RUNS
+// (3) is how many times it runs, the targets judged on the median run.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -37,6 +38,8 @@ import { benchPaneSwitch } from './ui-switch'
 import { pct, sortNum } from './percentile'
 
 const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 20)
+/** How many times the streaming phase runs; its targets are judged on the median run (streamRuns). */
+const STREAM_RUNS = Math.max(1, Number(process.env.BENCH_UI_RUNS ?? 3))
 const AGENTS = Number(process.env.BENCH_UI_AGENTS ?? 64)
 const RATE = Number(process.env.BENCH_UI_RATE ?? 50)
 const OPEN_EVENTS = Number(process.env.BENCH_UI_OPEN_EVENTS ?? 100_000)
@@ -132,7 +135,41 @@ export interface UiFigures {
 const frameMet = (p95: number) => p95 < 17.5
 const paintedMet = (p95: number) => p95 <= 100
 
-async function benchStreaming(browser: Browser, rendererDir: string, tmp: string): Promise<UiFigures> {
+/**
+ * The streaming phase, run STREAM_RUNS times in a fresh page and host each: one run's frames swing with what else
+ * the machine did meanwhile (here p95 frame 33-50 ms, event→painted p95 99-143 ms from one run to the next), so
+ * the targets are judged on the median run of each figure, and every run's figures are printed.
+ */
+async function streamRuns(browser: Browser, rendererDir: string, tmp: string): Promise<UiFigures> {
+  const runs: UiFigures[] = []
+  for (let i = 0; i < STREAM_RUNS; i++) {
+    const dir = join(tmp, `stream-${i + 1}`)
+    mkdirSync(dir, { recursive: true })
+    if (STREAM_RUNS > 1) process.stdout.write(`\n[stream run ${i + 1} of ${STREAM_RUNS}]`)
+    runs.push(await benchStreaming(browser, rendererDir, dir, i === 0))
+  }
+  if (runs.length === 1) return runs[0]
+  const median = (pick: (f: UiFigures) => number) => pct(sortNum(runs.map(pick)), 50)
+  const each = (pick: (f: UiFigures) => number, unit = ' ms') => runs.map((f) => `${pick(f).toFixed(1)}${unit}`).join(', ')
+  const figures: UiFigures = {
+    agents: AGENTS,
+    p95Frame: median((f) => f.p95Frame),
+    longestTask: median((f) => f.longestTask),
+    longTasks: median((f) => f.longTasks),
+    paintedP95: median((f) => f.paintedP95),
+    met: { frame: false, tasks: false, painted: false }
+  }
+  figures.met = { frame: frameMet(figures.p95Frame), tasks: figures.longTasks === 0, painted: paintedMet(figures.paintedP95) }
+  console.log(`\nUI, ${AGENTS} agents streaming: the median of ${runs.length} runs (each run above; the targets are judged on these)`)
+  console.log(`  p95 frame time      ${ms(figures.p95Frame)} (runs: ${each((f) => f.p95Frame)})  (target ≤ 16.7 ms: ${verdict(figures.met.frame)})`)
+  console.log(
+    `  long tasks          ${figures.longTasks} over 50 ms, longest ${ms(figures.longestTask)} (runs: ${runs.map((f) => `${f.longTasks}, longest ${f.longestTask.toFixed(0)} ms`).join('; ')})  (target none: ${verdict(figures.met.tasks)})`
+  )
+  console.log(`  event→painted p95   ${ms(figures.paintedP95)} (runs: ${each((f) => f.paintedP95)})  (target ≤ 100 ms: ${verdict(figures.met.painted)})`)
+  return figures
+}
+
+async function benchStreaming(browser: Browser, rendererDir: string, tmp: string, first: boolean): Promise<UiFigures> {
   const project = join(tmp, 'stream-project')
   mkdirSync(project, { recursive: true })
   const host = new StreamHost(await tempHost(project, join(tmp, 'stream-data'), join(tmp, 'home')), {
@@ -155,8 +192,8 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     await page.getByTestId('new-prompt').fill(`Benchmark: ${AGENTS} agents streaming`)
     const heapStart = await heapUsed(page, true)
     let heapPeak = heapStart
-    const profiler = await startProfile(page, PROFILE_DIR)
-    const tracer = await startTrace(browser, page, TRACE_DIR)
+    const profiler = await startProfile(page, first ? PROFILE_DIR : undefined)
+    const tracer = await startTrace(browser, page, first ? TRACE_DIR : undefined)
     const loadBefore = load()
     const metrics = await rendererMetrics(page)
     const metricsBefore = await metrics()
@@ -342,7 +379,7 @@ export async function benchUi(root: string): Promise<UiFigures | null> {
   try {
     const phases = process.env.BENCH_UI_PHASES?.split(',').map((s) => s.trim())
     const run = (phase: string) => !phases || phases.includes(phase)
-    if (run('stream')) figures = await benchStreaming(browser, rendererDir, tmp)
+    if (run('stream')) figures = await streamRuns(browser, rendererDir, tmp)
     if (run('floor')) await benchFloor(browser, VIEWPORT)
     if (run('open')) await benchOpen(browser, rendererDir, tmp)
     if (run('switch')) {
