@@ -34,6 +34,7 @@ interface Page {
     disconnect(): void
   }
   requestAnimationFrame(cb: (t: number) => void): number
+  queueMicrotask(cb: () => void): void
   setTimeout(cb: () => void, ms: number): number
   performance: { now(): number; timeOrigin: number }
   __fanoutBench?: StreamProbe
@@ -60,8 +61,9 @@ export interface StreamProbeResult {
   /** Per agent id: [highest marker on screen, epoch ms when it appeared in the DOM], in the order seen. */
   seen: Record<string, Array<[number, number]>>
   /**
-   * The same markers, with the epoch ms they were painted: the frame after the DOM update (its
-   * requestAnimationFrame, then a task once that frame has been laid out and painted).
+   * The same markers, with the epoch ms they were painted: a task once the frame that paints the DOM update has
+   * been laid out and painted (the same frame when the update came from its animation-frame callbacks, else the
+   * next one).
    */
   painted: Record<string, Array<[number, number]>>
   /** From start to stop, ms (the start burst and the stream). */
@@ -111,22 +113,39 @@ export function startStreamProbe(expectTiles: number): void {
     density: ''
   }
   const startedAt = now()
-  // Markers in the DOM not yet painted, stamped together once the next frame has been painted.
+  // Markers in the DOM not yet painted, stamped together once the frame that paints them has been painted.
   let unpainted: Array<[string, number]> = []
   let tilesInDom = false
   let paintScheduled = false
+  // Whether the DOM changes now come from a frame's animation-frame callbacks (the app applies live events
+  // there): that same frame lays them out and paints them, in the task that runs the callbacks, so a task
+  // posted then runs once they are painted. A change made in any other task is painted by the next frame: its
+  // animation frame first, then a task. (Waiting for the next frame in both cases stamped most deltas one frame
+  // late.) Each callback is wrapped to say so; the mutation observer's microtask, queued by the callback's first
+  // change, runs before the one that clears the flag.
+  const raf = w.requestAnimationFrame
+  let inFrameCallback = false
+  w.requestAnimationFrame = (cb) =>
+    raf((t) => {
+      inFrameCallback = true
+      try {
+        cb(t)
+      } finally {
+        w.queueMicrotask(() => (inFrameCallback = false))
+      }
+    })
+  const stamp = () => {
+    paintScheduled = false
+    const at = now()
+    for (const [id, seq] of unpainted) (result.painted[id] ??= []).push([seq, at])
+    unpainted = []
+    if (tilesInDom && !result.tilesPaintedAt) result.tilesPaintedAt = at
+  }
   const afterPaint = () => {
     if (paintScheduled) return
     paintScheduled = true
-    w.requestAnimationFrame(() =>
-      w.setTimeout(() => {
-        paintScheduled = false
-        const at = now()
-        for (const [id, seq] of unpainted) (result.painted[id] ??= []).push([seq, at])
-        unpainted = []
-        if (tilesInDom && !result.tilesPaintedAt) result.tilesPaintedAt = at
-      }, 0)
-    )
+    if (inFrameCallback) w.setTimeout(stamp, 0)
+    else raf(() => w.setTimeout(stamp, 0))
   }
   const last: Record<string, number> = {}
   const panelOf = new w.WeakMap<El, El | null>()
@@ -194,6 +213,7 @@ export function startStreamProbe(expectTiles: number): void {
   w.__fanoutBench = {
     stop() {
       running = false
+      w.requestAnimationFrame = raf
       result.elapsedMs = now() - startedAt
       mo.disconnect()
       for (const o of observers) o.disconnect()
