@@ -13,18 +13,27 @@ import { hostOptions } from '../support/host'
 
 export const MAIN = 'lead agent in Fanout'
 
-/** Every file under `dir` (links as their target text, .git left out) with a hash of its content. */
+/**
+ * Every file under `dir` (links as their target text, .git left out) with a hash of its content. A file that goes
+ * between the listing and its reading (a state file's temporary copy, renamed into place meanwhile) is left out:
+ * it was never there to compare.
+ */
 export function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {}
+  const gone = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT'
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       if (name === '.git') continue
       const p = join(d, name)
-      const st = lstatSync(p)
-      if (st.isSymbolicLink()) out[relative(dir, p)] = `-> ${readlinkSync(p)}`
-      else if (st.isDirectory()) walk(p)
-      else if (st.isFile()) out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex')
-      else out[relative(dir, p)] = 'special'
+      try {
+        const st = lstatSync(p)
+        if (st.isSymbolicLink()) out[relative(dir, p)] = `-> ${readlinkSync(p)}`
+        else if (st.isDirectory()) walk(p)
+        else if (st.isFile()) out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex')
+        else out[relative(dir, p)] = 'special'
+      } catch (err) {
+        if (!gone(err)) throw err
+      }
     }
   }
   walk(dir)

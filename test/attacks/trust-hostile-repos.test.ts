@@ -260,7 +260,7 @@ describe(`attack suite: hostile repositories (${CASES.length} cases, each also r
     const after = snapshot(project)
     if (c.mode === 'acceptEdits') for (const m of ['marker-bash', 'marker-bash-helper']) delete after[m]
     expect(after).toEqual(before)
-    expect(snapshot(root)['outside.txt']).toBeUndefined()
+    expect(existsSync(join(root, 'outside.txt'))).toBe(false)
     for (const r of f.model.server.requests) expect(r.toolNames.filter((n) => n.startsWith('mcp__'))).toEqual([])
     // What waits is said (except what Fanout would never run anyway).
     const notes = f.events.filter((e): e is ErrorEvent => e.type === 'error').map((e) => e.message)
@@ -273,7 +273,7 @@ describe(`attack suite: hostile repositories (${CASES.length} cases, each also r
       const { markers, root, project } = await runCase(c, true)
       const ran = [...markers.ran(), ...['bash', 'bash-helper'].filter((n) => existsSync(join(project, `marker-${n}`)))]
       expect(ran.sort()).toEqual(expect.arrayContaining(c.approvedRuns ?? []))
-      if (c.approvedWrites) expect(snapshot(root)['outside.txt']).toBeDefined()
+      if (c.approvedWrites) expect(existsSync(join(root, 'outside.txt'))).toBe(true)
       if (c.approvedLeaks) expect(leaks.length).toBeGreaterThan(0)
     }
   )
