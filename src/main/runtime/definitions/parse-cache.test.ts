@@ -64,6 +64,38 @@ describe('the parse cache of agent files', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).entries).toHaveLength(2)
   })
 
+  it("keeps a prompt as its place in the file's text, not a second copy of it", () => {
+    const file = join(dir, 'prompts.json')
+    useParseCacheFile(file)
+    const body = `You review code.\n\n${'Check every branch of the change, and say where each finding is. '.repeat(400)}`
+    const first = parser().parse(agent('long', body))
+    saveParseCache()
+    // The file holds the agent's fields, not its 26 KB prompt.
+    expect(readFileSync(file, 'utf8').length).toBeLessThan(2000)
+    useParseCacheFile(file)
+    const p = parser()
+    const again = p.parse(agent('long', body))
+    expect(p.parses()).toBe(0)
+    expect(again).toEqual(first)
+    expect(again.definition!.systemPrompt).toBe(body.trim())
+  })
+
+  it('parses anew where an entry of its file is not one it wrote (a prompt placed outside the text)', () => {
+    const file = join(dir, 'tampered.json')
+    useParseCacheFile(file)
+    const expected = parser().parse(agent('a', 'A prompt of some length, to be placed.'))
+    saveParseCache()
+    const saved = JSON.parse(readFileSync(file, 'utf8'))
+    for (const bad of [[0, 100_000], [-1, 3], [5, 2], 'x']) {
+      saved.entries[0][1].prompt = bad
+      writeFileSync(file, JSON.stringify(saved))
+      useParseCacheFile(file)
+      const p = parser()
+      expect(p.parse(agent('a', 'A prompt of some length, to be placed.'))).toEqual(expected)
+      expect(p.parses()).toBe(1)
+    }
+  })
+
   it('serves nothing from a file another build wrote, or one that is broken', () => {
     const file = join(dir, 'other-build.json')
     useParseCacheFile(file)
