@@ -5,7 +5,7 @@
 // Fanout's own state, the file tools (through security/open-beneath.ts, which hands it a path resolved
 // through a verified folder fd), git files Fanout rewrites in a worktree's admin folder (HEAD, its metadata),
 // a stale session lock's replacement, and, synchronously, the CLI's code cache and the window's bounds.
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../random-hex'
 import { closeSync, fsync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -107,7 +107,7 @@ async function writeIntoMade(made: TempFile, file: string, data: string | Uint8A
 
 // Hidden, and named after its target, so watchers and listings pass over it for the moment it exists; the
 // writer's pid in the name tells the temp file of a write a kill cut off (its writer gone) from one in flight.
-const tempBeside = (file: string) => join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+const tempBeside = (file: string) => join(dirname(file), `.${basename(file)}.${process.pid}.${randomHex(4)}.tmp`)
 const TEMP_NAME = /^\..+\.([1-9]\d{0,9})\.[0-9a-f]{8}\.tmp$/
 
 /** The pid of the process whose atomic write made the temp file named `name` (a file name, no folder), or null when it is not one. */
@@ -228,7 +228,7 @@ export function errorCode(err: unknown): string | undefined {
  * wins (true); the others get false. Readers never see it half-written.
  */
 export async function createExclusive(file: string, content: string, opts: { mode?: number } = {}): Promise<boolean> {
-  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
+  const temp = join(dirname(file), `.${basename(file)}.${randomHex(6)}.tmp`)
   await writeFile(temp, content, { mode: opts.mode ?? 0o644 })
   try {
     await link(temp, file)

@@ -8,7 +8,7 @@
 //
 // A temp is named as writeFileAtomic names its own (`.<name>.<pid>.<random>.tmp`): a kill leaves at most
 // `keep` of them, which the next process that makes temps in that folder removes (their writer is gone).
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../random-hex'
 import { closeSync, open as openCb } from 'node:fs'
 import { readdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -54,7 +54,7 @@ export class TempsAhead implements MadeAhead {
       await this.sweep()
     }
     while (!this.disposed && this.ready.length < this.keep) {
-      const path = join(this.dir, `.ahead.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+      const path = join(this.dir, `.ahead.${process.pid}.${randomHex(4)}.tmp`)
       const fd = await openExclusive(path)
       if (this.disposed) {
         closeSync(fd)

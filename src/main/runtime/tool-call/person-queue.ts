@@ -4,7 +4,7 @@
 // allow / allow always / deny, and words for the agent); an agent in `bubble` mode raises its requests on its
 // parent (up to the first agent not in bubble mode), which is where a person is watching. Headless sessions and
 // background agents have nobody to ask: their gates deny with a reason that says how to allow the call.
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../random-hex'
 import type { AgentDefinition, PermissionMode } from '../../../shared/agent-definition'
 import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
 import type { PermissionAnswer } from '../../../shared/permission-answer'
@@ -159,7 +159,7 @@ export class PersonQueue<A extends AskingAgent = AskingAgent> {
     const signal = agent.abort.signal
     if (signal.aborted) return Promise.resolve(DENIED_BY_STOP)
     const target = this.watcherOf(agent)
-    const requestId = `perm-${randomBytes(8).toString('hex')}`
+    const requestId = `perm-${randomHex(8)}`
     const base = (a: AskingAgent) => ({
       agentId: a.id,
       parentAgentId: a.parentId,

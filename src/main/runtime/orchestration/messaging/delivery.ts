@@ -8,7 +8,7 @@
 // after a restart (delivery-ledger.ts); the same id arriving twice is dropped. A report is recorded in its
 // run's agent_end before it is handed over (see Deliveries.afterRun), so one a crash caught in between is
 // delivered after the restart, once.
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../../random-hex'
 import type { AgentEvent, ContentBlock, ReportIntent } from '../../../../shared/events'
 import type { SessionIndex } from '../../store'
 import type { AgentHandle, AgentRegistry } from '../runs/agent-registry'
@@ -47,7 +47,7 @@ export function formatTaskNotification(handle: AgentHandle, result: ChildResult,
   return lines.join('\n')
 }
 
-export const newDeliveryId = (): string => `d-${randomBytes(8).toString('hex')}`
+export const newDeliveryId = (): string => `d-${randomHex(8)}`
 
 /** The messages waiting in the inbox, as the opening user message of a run, and the deliveries it consumes. */
 export function inboxPrompt(handle: AgentHandle): { blocks: ContentBlock[]; ids: string[] } {

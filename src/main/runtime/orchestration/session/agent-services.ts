@@ -5,7 +5,7 @@
 // SpawnHost, DormantContext, TeamHost, …). Those hosts name the parts they use (definitions, extensions,
 // permissions, settings, files…), which are given as they are rather than through forwarding methods. The
 // session keeps its lifecycle and public surface.
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../../random-hex'
 import type { AgentDefinition, PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentEvent } from '../../../../shared/events'
 import { madeClean } from '../../../../shared/redact'
@@ -162,7 +162,7 @@ export class AgentServices implements SessionContext {
   }
 
   newAgentId(): string {
-    return madeClean(`a${randomBytes(8).toString('hex')}`)
+    return madeClean(`a${randomHex(8)}`)
   }
 
   teammateOf(handle: AgentHandle): { teammateName: string; teamName: string } | null {
