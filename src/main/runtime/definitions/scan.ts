@@ -14,6 +14,8 @@ export interface ScannedFile {
   path: string
   /** Subfolders between the scanned folder and the file: plugin agents are namespaced by them. */
   namespace: string[]
+  /** Where the file really is (no link on the way), when the scan knew it without asking: a plain file in a folder it resolved. */
+  real?: string
 }
 
 export interface ScanResult {
@@ -44,6 +46,7 @@ export async function scanAgentDir(root: string): Promise<ScanResult> {
   let truncated = false
 
   const walk = async (dir: string, namespace: string[]): Promise<void> => {
+    let real: string
     if (namespace.length > MAX_SCAN_DEPTH) {
       result.diagnostics.push(
         diagnostic(dir, AT_START, 'warning', 'folder-too-deep', `folders nested more than ${MAX_SCAN_DEPTH} deep are not searched for agents`)
@@ -51,7 +54,7 @@ export async function scanAgentDir(root: string): Promise<ScanResult> {
       return
     }
     try {
-      const real = await realpath(dir)
+      real = await realpath(dir)
       if (visited.has(real)) return // a symlink loop, or the same folder linked twice
       visited.add(real)
     } catch {
@@ -70,7 +73,8 @@ export async function scanAgentDir(root: string): Promise<ScanResult> {
       const path = join(dir, entry.name)
       let isDir = entry.isDirectory()
       let isFile = entry.isFile()
-      if (entry.isSymbolicLink()) {
+      const linked = entry.isSymbolicLink()
+      if (linked) {
         try {
           const s = await stat(path)
           isDir = s.isDirectory()
@@ -88,7 +92,9 @@ export async function scanAgentDir(root: string): Promise<ScanResult> {
         } else if (result.files.length >= MAX_SCAN_FILES) {
           truncated = true
         } else {
-          result.files.push({ path, namespace })
+          // A plain file in a resolved folder is where it is named: the loader need not resolve it again (a
+          // realpath per file, ~12 µs each, ~1.2 ms of a start with a hundred agent files).
+          result.files.push(linked ? { path, namespace } : { path, namespace, real: join(real, entry.name) })
         }
       }
     }

@@ -81,6 +81,22 @@ describe('loadAgents', () => {
     expect(r.diagnostics).toEqual([expect.objectContaining({ file: join(dir, 'notes.txt'), severity: 'info', code: 'not-markdown' })])
   })
 
+  it('reads a file once whatever path leads to it: a linked file, a linked folder, a folder under a linked parent', async () => {
+    const cwd = join(tmp, 'repo')
+    const dir = join(cwd, '.claude/agents')
+    const a = agent(join(dir, 'a.md'), 'a')
+    symlinkSync(a, join(dir, 'b.md')) // the same file under another name
+    // The person's agents folder is the project's, through a link to its parent: every file there is read once.
+    mkdirSync(join(home, '.claude'), { recursive: true })
+    symlinkSync(join(cwd, '.claude'), join(home, '.claude', 'linked'))
+    symlinkSync(join(home, '.claude', 'linked', 'agents'), join(home, '.claude', 'agents'))
+    const r = await loadAgents({ cwd, home, builtinDir })
+    expect(r.agents.filter((x) => x.definition.agentType === 'a')).toHaveLength(1)
+    const dupes = r.diagnostics.filter((d) => d.code === 'duplicate-file').map((d) => d.file)
+    // The person's folder is read first (its scope is below the project's): of the four paths, the first is read.
+    expect(dupes.sort()).toEqual([join(dir, 'a.md'), join(dir, 'b.md'), join(home, '.claude/agents/b.md')].sort())
+  })
+
   it('namespaces plugin agents by subfolder', async () => {
     agent(join(tmp, 'plug/agents/review/deep.md'), 'deep')
     const r = await loadAgents({ cwd: tmp, home, builtinDir, pluginDirs: [{ name: 'plug', dir: join(tmp, 'plug') }] })

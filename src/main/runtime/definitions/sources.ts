@@ -135,7 +135,7 @@ export async function readAgentDir(
   for (const file of scan.files) {
     // Sync, as the file itself is read (readConfigFile): one agent after another, a stat and a realpath through the
     // thread pool were two round trips each, ~30 ms of a start with 100 agent files in ~/.claude/agents.
-    const real = realPathOr(file.path)
+    const real = file.real ?? realPathOr(file.path)
     if (seen.has(real)) {
       scan.diagnostics.push(
         diagnostic(file.path, { line: 1, column: 1 }, 'info', 'duplicate-file', 'this file was already read through another path, so it is not read twice')
