@@ -11,12 +11,12 @@
 // walks a tree: Glob and Grep hand it each file they found.
 import { readdirSync, statSync, type Dirent } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, relative, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { insideWorkingDirs, matchesOne, pathCandidates, pathRuleMatches, resolvePattern, UNKNOWABLE } from '../permissions/path-rules'
 import type { PermissionRule, PermissionRules } from '../permissions/rules'
 import { compileGlob } from '../tools/glob-pattern'
 import { hasOtherLinks, knownHookScripts, knownHooksPaths, protectedReason } from './protected-paths'
-import { isInside, resolveToolPath } from '../tools/paths'
+import { isInside, pathUnder, resolveToolPath } from '../tools/paths'
 import { FILE_EDIT_TOOL_NAMES } from '../tools/tool-names'
 
 export type Access = 'read' | 'write'
@@ -165,7 +165,10 @@ export class PathPolicy {
       // A file a link-free listing found under `listedIn` is already known to lead there: its real path is
       // spelt, not asked of the disk (a realpath is a system call per folder on the way, per file found).
       const abs = resolve(file)
-      const real = listedIn && isInside(rootAbs, abs) ? [...new Set([abs, join(listedIn, relative(rootAbs, abs))])] : this.candidates(abs)
+      const under = listedIn ? pathUnder(rootAbs, abs) : null
+      // The listed folder is the root itself (no link on the way, the usual case): the file's path is its real one.
+      if (under !== null && listedIn === rootAbs) return !(rules.length && this.denyRuleAmong(rules, [abs]))
+      const real = under !== null ? [...new Set([abs, join(listedIn!, under)])] : this.candidates(abs)
       if (real.includes(UNKNOWABLE)) return false
       if (rules.length && this.denyRuleAmong(rules, real)) return false
       return real.every((c) => rootReal.some((r) => isInside(r, c))) || this.inBounds(file)

@@ -124,7 +124,11 @@ export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrency
     // Stat'ed in the real folder the listing is of (the names are its): no link on the way is followed again.
     const matched = await sortByMtime(
       rootReal,
-      all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))),
+      all.filter((rel) => {
+        if (!matchGlob(glob, rel)) return false
+        const abs = join(root, rel)
+        return !placeholders.has(abs) && visible(abs)
+      }),
       facts.mtimes
     )
     const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))

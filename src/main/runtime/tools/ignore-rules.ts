@@ -3,9 +3,9 @@
 // `rg` happens to be installed.
 import { existsSync } from 'node:fs'
 import { readConfigFile } from '../store/read-config'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join } from 'node:path'
 import { compileGlob, matchGlob, type CompiledGlob } from './glob-pattern'
-import { toPosix } from './paths'
+import { pathUnder, toPosix } from './paths'
 
 interface Frame {
   dir: string
@@ -94,8 +94,9 @@ export class IgnoreStack {
     let ex: boolean | undefined
     let sawGit = false
     for (const f of this.frames) {
-      const rel = toPosix(relative(f.dir, absPath))
-      if (rel === '' || rel.startsWith('..')) continue
+      const under = pathUnder(f.dir, absPath)
+      if (!under) continue
+      const rel = toPosix(under)
       rg ??= decide(f.rgignore, rel, isDir)
       ig ??= decide(f.ignore, rel, isDir)
       if (!sawGit) {

@@ -14,15 +14,23 @@ export function resolveToolPath(cwd: string, p: string): string {
 
 /** True when `child` is `parent` or lies below it (purely lexical; callers resolve symlinks when it matters). */
 export function isInside(parent: string, child: string): boolean {
-  // Two plain absolute POSIX paths (what callers nearly always pass) are compared as strings: path.relative
-  // normalizes both first, and a search asks this once or more per file found. Same answers as below.
+  return pathUnder(parent, child) !== null
+}
+
+/**
+ * `child`'s path below `parent` ('' when they are the same), or null when it is not `parent` or below it; purely
+ * lexical, as isInside (and, as it, a name that begins with `..` counts as outside). Two plain absolute POSIX paths
+ * (what callers nearly always pass) are compared as strings: path.relative normalizes both first (resolving each),
+ * and a search asks this once or more per file and folder it meets. The same answers as path.relative.
+ */
+export function pathUnder(parent: string, child: string): string | null {
   if (sep === '/' && plain(parent) && plain(child)) {
-    if (child === parent) return true
+    if (child === parent) return ''
     const under = parent === '/' ? child.slice(1) : child.startsWith(parent) && child.charCodeAt(parent.length) === 47 ? child.slice(parent.length + 1) : null
-    return under !== null && !under.startsWith('..')
+    return under === null || under.startsWith('..') ? null : under
   }
   const rel = relative(parent, child)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? rel : null
 }
 
 /** Absolute, with no empty, `.` or `..` segment and no trailing slash: path.resolve would return it unchanged. */
@@ -31,9 +39,8 @@ const DOT_SEGMENT = /\/\.\.?(?:\/|$)/
 
 /** A path as shown to the model: relative to cwd when inside it (fewer tokens), absolute otherwise. */
 export function displayPath(cwd: string, abs: string): string {
-  if (!isInside(cwd, abs)) return abs
-  const rel = relative(cwd, abs)
-  return rel === '' ? '.' : rel
+  const rel = pathUnder(cwd, abs)
+  return rel === null ? abs : rel === '' ? '.' : rel
 }
 
 /** The names in a directory, or null when it cannot be listed (gone, not a directory, not readable). */
