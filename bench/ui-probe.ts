@@ -56,6 +56,8 @@ export interface StreamProbeResult {
   frames: number[]
   /** Durations of tasks over 50 ms (longtask entries), ms. */
   longTasks: number[]
+  /** When each of those tasks began, epoch ms (to tell the start burst's from the stream's). */
+  longTaskAt: number[]
   /** Durations of animation frames over 50 ms (long-animation-frame entries), ms. */
   longFrames: number[]
   /** Per agent id: [highest marker on screen, epoch ms when it appeared in the DOM], in the order seen. */
@@ -104,6 +106,7 @@ export function startStreamProbe(expectTiles: number): void {
   const result: StreamProbeResult = {
     frames: [],
     longTasks: [],
+    longTaskAt: [],
     longFrames: [],
     seen: {},
     painted: {},
@@ -161,7 +164,10 @@ export function startStreamProbe(expectTiles: number): void {
 
   const observers = ['longtask', 'long-animation-frame'].map((type) => {
     const o = new w.PerformanceObserver((list) => {
-      for (const e of list.getEntries()) (type === 'longtask' ? result.longTasks : result.longFrames).push(e.duration)
+      for (const e of list.getEntries()) {
+        ;(type === 'longtask' ? result.longTasks : result.longFrames).push(e.duration)
+        if (type === 'longtask') result.longTaskAt.push(w.performance.timeOrigin + e.startTime)
+      }
     })
     try {
       o.observe({ type, buffered: false })

@@ -245,6 +245,8 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const paintLat = sortNum(painted.latencies)
     const burst = probe.tilesPaintedAt ? probe.tilesPaintedAt - host.burstAt : NaN
     const longest = Math.max(0, ...probe.longTasks)
+    // Long tasks of the start burst (tiles mounting) and of the stream are different work: said apart.
+    const inBurst = probe.longTaskAt.filter((at) => !probe.tilesPaintedAt || at < probe.tilesPaintedAt).length
     const longestFrame = Math.max(0, ...probe.frames)
     const droppedFrames = probe.frames.filter((f) => f > 1.5 * pct(frames, 50)).length
     console.log(
@@ -257,7 +259,7 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     )
     console.log(`  p95 frame time      ${ms(pct(frames, 95))}  (target ≤ 16.7 ms, one vsync: ${verdict(frameMet(pct(frames, 95)))})`)
     console.log(
-      `  longest task        ${probe.longTasks.length ? ms(longest) : 'none over 50 ms'}; ${probe.longTasks.length} long tasks, ${probe.longFrames.length} long animation frames (target: none over 50 ms: ${verdict(!probe.longTasks.length)})`
+      `  longest task        ${probe.longTasks.length ? ms(longest) : 'none over 50 ms'}; ${probe.longTasks.length} long tasks (${inBurst} of them began before the ${AGENTS} tiles were painted), ${probe.longFrames.length} long animation frames (target: none over 50 ms: ${verdict(!probe.longTasks.length)})`
     )
     console.log(
       `  event→painted       p50 ${ms(pct(paintLat, 50))}, p95 ${ms(pct(paintLat, 95))}, p99 ${ms(pct(paintLat, 99))}, max ${ms(paintLat[paintLat.length - 1])} over the ${probe.onScreen.length} agents on screen, as ${probe.density} (${deltas} deltas, ${painted.missing} never painted)  (target p95 ≤ 100 ms: ${verdict(paintedMet(pct(paintLat, 95)))})`
