@@ -46,6 +46,15 @@ describe('the tool registry', () => {
     expect(Object.keys(BUILTIN_TOOL_META)).toHaveLength(BUILTIN_TOOLS.length)
   })
 
+  it('builds only the tools an agent is given, in the registry’s order and as the full set builds them', () => {
+    const spec = (t: { name: string; description: string; inputJsonSchema: unknown }) => JSON.stringify([t.name, t.description, t.inputJsonSchema])
+    const all = createBuiltinTools({ cwd: here })
+    const some = createBuiltinTools({ cwd: here }, new Set(['Read', 'Glob', 'NoSuchTool', 'Edit']))
+    expect(some.map((t) => t.name)).toEqual(['Glob', 'Read', 'Edit'])
+    expect(some.map(spec)).toEqual(all.filter((t) => ['Glob', 'Read', 'Edit'].includes(t.name)).map(spec))
+    expect(createBuiltinTools({ cwd: here }, new Set())).toEqual([])
+  })
+
   it('describes every tool the same way whatever folder the agent works in, so agents in worktrees share the tools’ cache', () => {
     // Tools come first in a request: when their text names the agent's folder, siblings in their own worktrees
     // and their parent have no prefix in common and each pays its whole prompt again. The folder is in <env>.

@@ -32,8 +32,14 @@ export const BUILTIN_TOOL_NAMES: readonly string[] = BUILTIN_TOOLS.map((t) => t.
 /** Each built-in tool's metadata by name, as its file declares it (the permission layer reads it without building tools). */
 export const BUILTIN_TOOL_META: Readonly<Record<string, BuiltinTool['meta']>> = Object.fromEntries(BUILTIN_TOOLS.map((t) => [t.meta.name, t.meta]))
 
-/** The built-in tools of one agent, on its cwd; its Read/Write/Edit share one FileState. */
-export function createBuiltinTools(opts: BuiltinToolOptions): Tool[] {
+/**
+ * The built-in tools of one agent, on its cwd, in the registry's order; its Read/Write/Edit share one FileState.
+ * With `only`, just the tools it names: an agent given three tools does not pay for building nine (each spawn
+ * of a fan-out builds its agent's tools while its siblings wait to start).
+ */
+export function createBuiltinTools(opts: BuiltinToolOptions, only?: ReadonlySet<string>): Tool[] {
   const shared: BuiltinToolOptions = { ...opts, fileState: opts.fileState ?? new FileState(), todos: opts.todos ?? new TodoList() }
-  return BUILTIN_TOOLS.map((t) => t.create(shared))
+  const out: Tool[] = []
+  for (const t of BUILTIN_TOOLS) if (!only || only.has(t.meta.name)) out.push(t.create(shared))
+  return out
 }

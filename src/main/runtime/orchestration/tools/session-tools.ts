@@ -97,15 +97,18 @@ export class SessionTools {
     if (!state) this.state.set(handle.id, (state = { fileState: new FileState(), todos: new TodoList() }))
     const wanted = new Set([...names, ...memberToolNames(s.team, handle)])
     const isMain = handle.id === s.mainAgentId
-    const tools = createBuiltinTools({
-      cwd: handle.cwd,
-      fileState: state.fileState,
-      todos: state.todos,
-      paths: s.permissions.pathPolicy(handle),
-      sandbox: s.sandbox.forAgent(handle),
-      ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {}),
-      ...(this.opts.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: this.opts.inProcessSearchUpTo } : {})
-    })
+    const tools = createBuiltinTools(
+      {
+        cwd: handle.cwd,
+        fileState: state.fileState,
+        todos: state.todos,
+        paths: s.permissions.pathPolicy(handle),
+        sandbox: s.sandbox.forAgent(handle),
+        ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {}),
+        ...(this.opts.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: this.opts.inProcessSearchUpTo } : {})
+      },
+      wanted
+    )
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
       tools.push(
