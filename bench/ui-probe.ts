@@ -165,8 +165,10 @@ export function startStreamProbe(expectTiles: number): void {
   const observers = ['longtask', 'long-animation-frame'].map((type) => {
     const o = new w.PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
-        ;(type === 'longtask' ? result.longTasks : result.longFrames).push(e.duration)
-        if (type === 'longtask') result.longTaskAt.push(w.performance.timeOrigin + e.startTime)
+        if (type === 'longtask') {
+          result.longTasks.push(e.duration)
+          result.longTaskAt.push(w.performance.timeOrigin + e.startTime)
+        } else result.longFrames.push(e.duration)
       }
     })
     try {
