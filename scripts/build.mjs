@@ -122,6 +122,28 @@ const lazyYaml = {
   }
 }
 
+// node:crypto costs a start ~3-4.5 ms to load (6-8 ms on its own) and ~1 ms of first calls, yet nothing before
+// `fanout run`'s first request needs it: ids come from runtime/random-hex.ts, the code cache's and the account's
+// keys from runtime/quick-hash.ts. Fanout's own imports of it (src/) get it at their first call instead, as in
+// the launcher; a name a source imports that this list lacks fails the build. Packages keep theirs (the SDK's
+// is already loaded only when used). src/main/cli/run-start.test.ts checks it is not loaded before that request.
+const LAZY_CRYPTO_NAMES = ['createHash', 'randomBytes', 'randomFillSync', 'randomUUID', 'timingSafeEqual']
+const lazyCrypto = {
+  name: 'lazy-node-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?crypto$/ }, ({ importer }) =>
+      /[\\/]src[\\/]/.test(importer) && !importer.includes('node_modules') ? { path: 'node:crypto', namespace: 'lazy-crypto' } : undefined
+    )
+    b.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, () => ({
+      contents: [
+        "let crypto\nconst c = () => (crypto ??= require('node:crypto'))",
+        ...LAZY_CRYPTO_NAMES.map((name) => `export const ${name} = (...args) => c().${name}(...args)`)
+      ].join('\n'),
+      loader: 'js'
+    }))
+  }
+}
+
 // Third-party packages the CLI bundle leaves to a part of its own, out/cli/fanout-deps.cjs (src/main/cli/bundle-parts.ts),
 // by the names the sources import them by (~390 KB that every start read): the MCP SDK (with ajv, its formats and
 // its zod entry points) is used only when an MCP server is connected, ws only by `fanout web`. In the bundle each
@@ -206,7 +228,7 @@ export async function buildCli() {
     footer: { js: BUNDLE_WRAPPER_END.replace(/^\n/, '') },
     // Minified (common), the bundle parses ~30% faster at start. Names are not kept (keepNames): its ~3,000
     // __name calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
-    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess, lazyYaml, depsFromPart]
+    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess, lazyYaml, lazyCrypto, depsFromPart]
   })
   // The bundle's part (see LAZY_DEPS), wrapped and loaded through a code cache of its own as the bundle is.
   await build({
@@ -224,7 +246,8 @@ export async function buildCli() {
     ...common,
     entryPoints: { launch: join(root, 'src/main/cli/launch.ts') },
     define: { 'import.meta.url': '__fanoutModuleUrl' },
-    banner
+    banner,
+    plugins: [lazyCrypto]
   })
   // The first run after a build then starts from a compiled bundle (see primeCaches); never fails the build.
   try {

@@ -95,8 +95,9 @@ const firstRequest = () => {
   const undici = process.moduleLoadList.some((m) => m.includes('undici'))
   // Node's own modules that nothing before the first request uses: no program is started, no answer inflated,
   // nothing timed with the global `performance` (which loads perf_hooks: runtime/clock.ts), no TLS for an
-  // http:// base URL (the scripted server's; this probe does not load https either), no web streams (a JSON body).
-  const builtins = ['child_process', 'zlib', 'perf_hooks', 'https', 'tls', 'internal/webstreams/readablestream'].filter((name) =>
+  // http:// base URL (the scripted server's; this probe does not load https either), no web streams (a JSON body),
+  // no node:crypto (ids come from the kernel's generator, the few digests made then from quick-hash.ts).
+  const builtins = ['child_process', 'zlib', 'perf_hooks', 'https', 'tls', 'internal/webstreams/readablestream', 'crypto'].filter((name) =>
     process.moduleLoadList.includes(`NativeModule ${name}`)
   )
   const zodObjectKeys = [...new Set(zodObjects.flatMap((o) => Object.keys(o._zod.def.shape)))].sort()

@@ -25,11 +25,13 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import v8 from 'node:v8'
 import vm from 'node:vm'
+import { quickDigest } from '../runtime/quick-hash'
 import { writeFileAtomicSync } from '../runtime/store/atomic-file'
 import { BUNDLE_WRAPPER_START } from './bundle-parts'
 
-// Header: magic, flags, the bundle file's size, time and when it was seen, the bundle's hash, the runtime's
-// hash. 104 bytes, so the payload starts 8-byte aligned in the buffer read from disk: V8 copies cached data
+// Header: magic, flags, the bundle file's size, time and when it was seen, the bundle's hash (sha256), the
+// runtime's digest (runtimeKey through quick-hash.ts: a start makes it without loading node:crypto; V8 checks
+// its own version and flags in the payload as well). 104 bytes, so the payload starts 8-byte aligned in the buffer read from disk: V8 copies cached data
 // that is not pointer-aligned (2 MB more at each start). The payload carries V8's own checksum (checkedByV8).
 const MAGIC = Buffer.from('FANOUTC4')
 const DIGEST = 32
@@ -96,7 +98,7 @@ export function cacheDirs(bundleFile: string, env: Record<string, string | undef
         ? join(homedir(), 'Library', 'Caches')
         : env.XDG_CACHE_HOME || join(homedir(), '.cache')
   // A read-only install (e.g. a global one) still gets a cache: per user, per bundle location.
-  const perBundle = sha256(bundleFile).toString('hex').slice(0, 16)
+  const perBundle = quickDigest(bundleFile, 8).toString('hex')
   return [join(dirname(bundleFile), 'cache'), join(userCache, 'fanout', 'code-cache', perBundle)]
 }
 
@@ -313,7 +315,7 @@ function compile(bundleFile: string, source: string, cachedData?: Buffer): vm.Sc
 
 /** Runs a CommonJS bundle (as Node's loader would) through the code cache and returns its exports. */
 export function loadBundle<T>(bundleFile: string, opts: LoadOptions): LoadedBundle<T> {
-  const runtimeHash = sha256(opts.runtime ?? runtimeKey())
+  const runtimeHash = quickDigest(opts.runtime ?? runtimeKey(), DIGEST)
   const { bundle, found } = readBundleAndCache(bundleFile, opts.dirs, opts.name, runtimeHash)
   const script = compile(bundleFile, bundle.source, found.data)
   const cache: CacheUse = found.data ? (script.cachedDataRejected ? 'rejected' : 'hit') : found.found ? 'stale' : 'none'
@@ -350,7 +352,7 @@ export function loadBundle<T>(bundleFile: string, opts: LoadOptions): LoadedBund
  */
 export function primeCaches(bundleFile: string, opts: { names: string[]; dirs: string[] }): void {
   if (!opts.dirs.length) return
-  const runtimeHash = sha256(runtimeKey())
+  const runtimeHash = quickDigest(runtimeKey(), DIGEST)
   const { bundle } = readBundleAndCache(bundleFile, [], '', runtimeHash)
   const script = compile(bundleFile, bundle.source)
   const data = checkedByV8(() => script.createCachedData())

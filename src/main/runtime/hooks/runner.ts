@@ -6,7 +6,7 @@
 // saying no (its stderr is the reason); exit 0 with a JSON object on stdout carries decisions and context; any
 // other failure (another exit code, a timeout, JSON that does not parse) is reported as an error event with
 // the command and its stderr, and the hook is treated as having said nothing: a broken hook is never fatal.
-import { randomUUID } from 'node:crypto'
+import { randomUuid } from '../random-hex'
 import { homedir } from 'node:os'
 import { isAbsolute, resolve } from 'node:path'
 import { protectHookScripts } from '../security/protected-paths'
@@ -159,7 +159,7 @@ export class HookRunner {
 
   /** A new prompt from the person: the events it leads to share a fresh `prompt_id`. */
   newPrompt(): void {
-    this.promptId = randomUUID()
+    this.promptId = randomUuid()
   }
 
   /** The fields every event starts with (Claude Code's order). */

@@ -2,7 +2,7 @@
 // until the page has fetched them.
 // A cursor names one page; each is handed out once and then let go. A session the page stops fetching
 // (closed, reconnected, reopened) is dropped after a while, and only the latest few are kept at all.
-import { randomUUID } from 'node:crypto'
+import { randomUuid } from '../random-hex'
 import { splitSession, type OlderPage } from '../../../shared/view/session-pages'
 import type { SessionState } from '../../../shared/view/session-state'
 import { HostCallError } from '../../../shared/host-call-error'
@@ -28,7 +28,7 @@ export class ReplayPages {
   /** Keeps `pages` for `sessionId`; returns the cursor of the first, or null when there are none. */
   add(sessionId: string, pages: OlderPage[]): string | null {
     if (!pages.length) return null
-    const id = randomUUID()
+    const id = randomUuid()
     const timer = setTimeout(() => this.pending.delete(id), EXPIRE_MS)
     timer.unref?.()
     this.pending.set(id, { sessionId, pages, timer })

@@ -168,6 +168,9 @@ describe('cache sharing', () => {
     const key = stablePrefixKey(base)
     expect(key).toEqual(expect.any(String))
     expect(stablePrefixKey({ ...base, messages: [{ role: 'user', content: 'another task' }] })).toBe(key)
+    // Siblings build their own tools arrays: equal content is one key, and a short one (not the 6 KB prefix itself).
+    expect(stablePrefixKey({ ...base, tools: tools.map((t) => ({ ...t })) })).toBe(key)
+    expect(key!.length).toBeLessThan(32)
     for (const change of [
       { model: 'claude-opus-4-8' },
       { system: 'other' },
@@ -178,6 +181,11 @@ describe('cache sharing', () => {
       expect(stablePrefixKey({ ...base, ...change })).not.toBe(key)
     expect(stablePrefixKey({ ...base, tools: [], system: 'short' })).toBeNull()
     expect(stablePrefixKey({ ...base, model: 'claude-haiku-4-5' })).toBeNull() // 1.5k tokens < 4,096
+    // Many prefixes later (more than the names kept), a prefix seen again still gets one key for all its siblings.
+    for (let i = 0; i < 200; i++) stablePrefixKey({ ...base, system: `sys ${i}`, tools: [...tools] })
+    const again = stablePrefixKey({ ...base, tools: [...tools] })
+    expect(stablePrefixKey({ ...base, tools: [...tools] })).toBe(again)
+    expect(stablePrefixKey({ ...base, system: 'sys 199', tools: [...tools] })).not.toBe(again)
   })
 })
 

@@ -21,7 +21,6 @@
 // leaders' measured time to first token, 1 s until measured) priced at WAIT_USD_PER_SECOND. Two Haiku
 // siblings on a 4,700-token prefix save $0.005 and go at once; sixteen save $0.08 and wait; a Sonnet or
 // Opus prefix always pays. A model without a known price waits as before (the measurement above still applies).
-import { createHash } from 'node:crypto'
 import { DEFAULT_PRICES } from './pricing'
 import { familyOf } from './aliases'
 import { CACHE_PRICE, CACHE_TTL_MS, minCacheableTokens } from './prompt-cache-rules'
@@ -270,15 +269,31 @@ export function stablePrefixTokens(request: ModelRequest): number {
   return memo.get(request.tools ?? [])?.tokens ?? 0
 }
 
+/**
+ * Short names for the prefix texts seen lately: a Map finds a text by V8's own string hash, native, where a sha1
+ * of its 20-40 KB needed node:crypto, ~3-4.5 ms to load before `fanout run`'s first request. The keys stay small
+ * in the gate's lanes. The last PREFIX_NAMES_KEPT texts used are kept; one dropped and seen again gets a new name,
+ * which costs at most one sibling a wait it could have had.
+ */
+const PREFIX_NAMES_KEPT = 64
+const prefixNames = new Map<string, string>()
+let nextPrefixName = 0
+
+function prefixName(text: string): string {
+  let name = prefixNames.get(text)
+  if (name === undefined) name = `prefix-${++nextPrefixName}`
+  else prefixNames.delete(text)
+  prefixNames.set(text, name)
+  if (prefixNames.size > PREFIX_NAMES_KEPT) prefixNames.delete(prefixNames.keys().next().value as string)
+  return name
+}
+
 function remember(request: ModelRequest, rest: string): { key: string | null; tokens: number } {
   const tools = request.tools ?? []
   const toolsText = toolsJson(tools)
   const systemText = typeof request.system === 'string' ? request.system : JSON.stringify(request.system ?? '')
   const tokens = (toolsText.length + systemText.length) / 4
-  const key =
-    tokens < minCacheableTokens(request.model)
-      ? null
-      : createHash('sha1').update(rest).update('\u0000').update(toolsText).update('\u0000').update(systemText).digest('base64')
+  const key = tokens < minCacheableTokens(request.model) ? null : prefixName(`${rest}\u0000${toolsText}\u0000${systemText}`)
   const entry = { system: request.system, rest, key, tokens }
   memo.set(tools, entry)
   return entry

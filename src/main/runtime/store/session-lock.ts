@@ -8,7 +8,7 @@
 // racing for a free session exactly one links. A stale lock is replaced in one rename, never removed first,
 // under `owner.lock.breaking` (taken the same way), so two processes that both find the same stale lock
 // cannot both take the session.
-import { randomUUID } from 'node:crypto'
+import { randomUuid } from '../random-hex'
 import { readFileSync, unlinkSync } from 'node:fs'
 import { mkdir, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -122,7 +122,7 @@ export async function acquireSessionLock(dataDir: string, sessionId: string, opt
  * live process holding it. The one way Fanout takes a lock between processes: a session's, a repository's merges.
  */
 export async function tryLock(file: string, app: string): Promise<{ lock: SessionLock } | { owner: LockOwner }> {
-  const owner: LockOwner = { ...currentProcess(), app, acquiredAt: Date.now(), token: randomUUID() }
+  const owner: LockOwner = { ...currentProcess(), app, acquiredAt: Date.now(), token: randomUuid() }
   const content = JSON.stringify(owner) + '\n'
   for (let attempt = 0; attempt < 200; attempt++) {
     if (await publish(file, content)) return { lock: held(file, owner) }

@@ -19,7 +19,11 @@ export interface TrustOptions {
   claudeApproves?: (serverName: string) => string | null
 }
 
+/** listHash of the empty list (the first half of sha256 of nothing): a folder that brings no commands is hashed without loading node:crypto at start. */
+export const EMPTY_LIST_HASH = 'e3b0c44298fc1c149afbf4c8996fb924'
+
 export function listHash(items: readonly ProjectCommand[]): string {
+  if (items.length === 0) return EMPTY_LIST_HASH
   return createHash('sha256')
     .update(
       items

@@ -1,13 +1,14 @@
 // The trust pieces on their own: what an item is and when its hash changes, who approves it and in which
 // order, the gates' "approved entries only" rebuilding, git's index read without git, and the store.
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { displayCommand } from '../../../shared/trust'
 import { gitTracks } from './claude-approvals'
-import { answerTrust, evaluateTrust } from './folder-trust'
+import { answerTrust, EMPTY_LIST_HASH, evaluateTrust, listHash } from './folder-trust'
 import { keepApprovedHooks } from './gate'
 import { canonicalJson, commandLine, makeItem } from './items'
 import { collectItems, hookItem } from './scan'
@@ -24,6 +25,14 @@ describe('items', () => {
     expect(a.hash).toBe(b.hash)
     expect(c.hash).not.toBe(a.hash)
     expect(c.id).toBe(a.id)
+  })
+
+  it('list hash: a folder that brings nothing hashes as sha256 of the empty list, as any other list is hashed', () => {
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32)
+    expect(listHash([])).toBe(sha(''))
+    expect(EMPTY_LIST_HASH).toBe(sha(''))
+    const a = makeItem({ kind: 'mcp-server', folder: '/p', file: '/p/.mcp.json', name: 's', command: 'x', content: { command: 'node' } })
+    expect(listHash([a])).toBe(sha(a.hash))
   })
 
   it('are the same in a worktree of the folder (paths relative to it)', () => {

@@ -4,7 +4,7 @@
 // (prompt-mentions.ts: the Read tool on the one path check, only inside the working directories, no protected
 // path). A repository's command file is hostile input: nothing in it runs any other way, and the `allowed-tools`
 // of a command the folder brings count only once the person trusts the folder.
-import { randomUUID } from 'node:crypto'
+import { randomUuid } from '../../random-hex'
 import type { ContentBlock } from '../../../../shared/events'
 import { expandCommand, loadFolderCommands, type CommandDefinition, type CommandEffects } from '../../commands'
 import { runTool } from '../../tool-call'
@@ -52,7 +52,7 @@ async function asMainAgent(host: CommandsHost, handle: AgentHandle, name: 'Bash'
   if (!tool) return { denied: `${name} is not available to the main agent` }
   const parsed = tool.parse(input)
   if (!parsed.ok) return { denied: parsed.error }
-  const toolUseId = `command-${randomUUID()}`
+  const toolUseId = `command-${randomUuid()}`
   const before = host.permissions.beforeToolCall(handle)
   const decision = before ? await before(tool, parsed.input, toolUseId) : { behavior: 'allow' as const }
   if (decision.behavior === 'deny') return { denied: decision.message }
@@ -83,7 +83,7 @@ export async function prepareCommand(host: CommandsHost, command: CommandDefinit
     },
     // Only what a typed `@path` reaches, whatever the mode: a file the command names is read before anyone sees
     // the prompt (bypass would let the Read tool go anywhere).
-    read: (path) => readMention(host.permissions.pathPolicy(handle), path, handle.id, `command-${randomUUID()}`)
+    read: (path) => readMention(host.permissions.pathPolicy(handle), path, handle.id, `command-${randomUuid()}`)
   }
   try {
     const expanded = await expandCommand(command, args, effects)

@@ -4,7 +4,7 @@
 // its agents are given (agent-services.ts: tools, prompts, main agent, delivery, team), which the helpers
 // get instead of the session. Reopening restores its agents through restore-agents.ts. Adapters (CLI, app,
 // browser mode) create or reopen one, subscribe to its events and use its public methods below.
-import { randomUUID } from 'node:crypto'
+import { randomUuid } from '../../random-hex'
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -55,7 +55,7 @@ const mainAgentIdOf = (sessionId: string): string => `main-${sessionId.slice(0, 
 
 /** A new session's id, and its main agent's, known to the redaction as made here (shared/redact.ts madeClean). */
 function newSessionId(): string {
-  const id = madeClean(randomUUID())
+  const id = madeClean(randomUuid())
   madeClean(mainAgentIdOf(id))
   return id
 }
