@@ -127,7 +127,7 @@ const lazyYaml = {
 // keys from runtime/quick-hash.ts. Fanout's own imports of it (src/) get it at their first call instead, as in
 // the launcher; a name a source imports that this list lacks fails the build. Packages keep theirs (the SDK's
 // is already loaded only when used). src/main/cli/run-start.test.ts checks it is not loaded before that request.
-const LAZY_CRYPTO_NAMES = ['createHash', 'randomBytes', 'randomFillSync', 'randomUUID', 'timingSafeEqual']
+const LAZY_CRYPTO_NAMES = ['createHash', 'randomBytes', 'randomFillSync', 'timingSafeEqual']
 const lazyCrypto = {
   name: 'lazy-node-crypto',
   setup(b) {

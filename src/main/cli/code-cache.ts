@@ -31,8 +31,9 @@ import { BUNDLE_WRAPPER_START } from './bundle-parts'
 
 // Header: magic, flags, the bundle file's size, time and when it was seen, the bundle's hash (sha256), the
 // runtime's digest (runtimeKey through quick-hash.ts: a start makes it without loading node:crypto; V8 checks
-// its own version and flags in the payload as well). 104 bytes, so the payload starts 8-byte aligned in the buffer read from disk: V8 copies cached data
-// that is not pointer-aligned (2 MB more at each start). The payload carries V8's own checksum (checkedByV8).
+// its own version and flags in the payload as well). 104 bytes, so the payload starts 8-byte aligned in the
+// buffer read from disk: V8 copies cached data that is not pointer-aligned (2 MB more at each start). The
+// payload carries V8's own checksum (checkedByV8).
 const MAGIC = Buffer.from('FANOUTC4')
 const DIGEST = 32
 const FLAGS = MAGIC.length

@@ -33,8 +33,8 @@ function fromKernel(into: Buffer): boolean {
   }
 }
 
-/** Fresh random bytes in the whole pool: the kernel's, else OpenSSL's. */
-export function fillRandom(into: Buffer): void {
+/** Fills `into` with fresh random bytes: the kernel's, else OpenSSL's. */
+function fillRandom(into: Buffer): void {
   if (!fromKernel(into)) randomFillSync(into)
 }
 
