@@ -77,6 +77,18 @@ test('sixteen at 1280×800: every current action on screen; Stop leaves every ot
   const first = page.getByTestId('agent-tile').first()
   await expect(first.getByTestId('tile-turn')).toHaveText(/^t\d/)
   await expect(first.getByTestId('tile-context')).toHaveText(/^(<1|\d+)%/, { timeout: 30_000 })
+  // The meter along the tile's bottom (its body's background) fills the share of the context the figure says.
+  const meter = await first.evaluate((tile) => {
+    const body = tile.querySelector('.tile-body')!
+    return {
+      shown: tile.querySelector('[data-testid=tile-context]')!.textContent!,
+      on: body.classList.contains('has-meter'),
+      ctx: Number(body.ownerDocument.defaultView!.getComputedStyle(body).getPropertyValue('--ctx'))
+    }
+  })
+  expect(meter.on).toBe(true)
+  if (meter.shown.startsWith('<1')) expect(meter.ctx).toBeLessThan(0.005)
+  else expect(Math.abs(meter.ctx * 100 - Number.parseInt(meter.shown, 10))).toBeLessThanOrEqual(0.55)
   // The task names the tile first (what differs between agents; agent-names.spec.ts measures it), the whole in its tooltip.
   const untitled = await page
     .locator('[data-testid=agent-tile] .tile-desc')

@@ -3,7 +3,7 @@
 // use, time waiting on the model — in a few lines, so that dozens fit on screen at once. A click opens its
 // full panel; its actions (steer, stop, maximize) show on the tile that has focus or the pointer.
 import { useAgent, useAttention, useWaitingRequest } from '../../state/agent-hooks'
-import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useLayoutEffect, useRef, useState, type CSSProperties } from 'react'
 import { modelWaitMs } from '../../../../shared/view/model-wait'
 import { contextUse } from '../../../../shared/view/context-use'
 import type { TranscriptItem } from '../../../../shared/view/session-state'
@@ -188,6 +188,9 @@ export const AgentTile = memo(function AgentTile(props: TileProps) {
   return useMountBudget(TILE_MOUNTS) ? <Tile {...props} /> : <div className={`agent-tile ${props.density} tile-pending`} aria-hidden="true" />
 })
 
+/** The context meter's fill, for the tile body's background (overview.css: .tile-body.has-meter). */
+const meterStyle = (fraction: number) => ({ '--ctx': Math.min(1, fraction).toFixed(3) }) as CSSProperties
+
 function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight }: TileProps) {
   const agent = useAgent(sessionId, agentId)
   const request = useWaitingRequest(sessionId, agentId)
@@ -209,9 +212,9 @@ function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight
       }}
     >
       {/* The tile's inside is a box of its own size (position: absolute, contain: strict): its agent's text lays out
-          there alone, not the grid around it, which Chromium lays out again from the page down for any grid item. */}
-      <div className="tile-body">
-        <span className="tile-bar" aria-hidden="true" />
+          there alone, not the grid around it, which Chromium lays out again from the page down for any grid item.
+          Its shadow is the agent's color bar, its background the context meter (overview.css). */}
+      <div className={`tile-body${ctx ? ` has-meter${ctx.fraction >= 0.8 ? ' meter-high' : ''}` : ''}`} style={ctx ? meterStyle(ctx.fraction) : undefined}>
         <div className="tile-head">
           <StatusDot status={agent.status} />
           {/* The task first, in .agent-task's look: at 64 tiles it is what tells one agent from the next; the type is the badge, and gives way first. */}
@@ -234,11 +237,6 @@ function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight
           </div>
         ) : (
           <Stats agentId={agentId} sessionId={sessionId} />
-        )}
-        {ctx && (
-          <span className={`tile-meter${ctx.fraction >= 0.8 ? ' high' : ''}`} aria-hidden="true">
-            <span style={{ width: `${Math.min(100, ctx.fraction * 100).toFixed(1)}%` }} />
-          </span>
         )}
         <TileActions agent={agent} onMessage={toggleMessage} />
         {messaging && <TileMessage agent={agent} onDone={() => setMessaging(false)} />}
