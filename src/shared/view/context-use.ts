@@ -17,6 +17,12 @@ export interface ContextUse {
   fraction: number
 }
 
+/** From this share of its window on, an agent's context is shown as running high (tiles: the figure and the meter). */
+const CONTEXT_HIGH = 0.8
+
+/** Whether a context use is high enough to be marked (CONTEXT_HIGH). */
+export const contextHigh = (use: ContextUse): boolean => use.fraction >= CONTEXT_HIGH
+
 /** The agent's context use, or null before its first model call has answered. */
 export function contextUse(agent: {
   contextTokens?: number

@@ -5,7 +5,7 @@
 import { useAgent, useAttention, useWaitingRequest } from '../../state/agent-hooks'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type CSSProperties } from 'react'
 import { modelWaitMs } from '../../../../shared/view/model-wait'
-import { contextUse } from '../../../../shared/view/context-use'
+import { contextHigh, contextUse } from '../../../../shared/view/context-use'
 import type { TranscriptItem } from '../../../../shared/view/session-state'
 import { isActive } from '../../../../shared/view/session-state'
 import { AgentName } from '../../components/agent-name'
@@ -57,7 +57,7 @@ const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; ses
       <BudgetBar sessionId={sessionId} agentId={agentId} bare />
       {ctx && (
         <span
-          className={ctx.fraction >= 0.8 ? 'tile-ctx-high' : undefined}
+          className={contextHigh(ctx) ? 'tile-ctx-high' : undefined}
           title={`Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`}
           data-testid="tile-context"
         >
@@ -214,7 +214,7 @@ function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight
       {/* The tile's inside is a box of its own size (position: absolute, contain: strict): its agent's text lays out
           there alone, not the grid around it, which Chromium lays out again from the page down for any grid item.
           Its shadow is the agent's color bar, its background the context meter (overview.css). */}
-      <div className={`tile-body${ctx ? ` has-meter${ctx.fraction >= 0.8 ? ' meter-high' : ''}` : ''}`} style={ctx ? meterStyle(ctx.fraction) : undefined}>
+      <div className={`tile-body${ctx ? ` has-meter${contextHigh(ctx) ? ' meter-high' : ''}` : ''}`} style={ctx ? meterStyle(ctx.fraction) : undefined}>
         <div className="tile-head">
           <StatusDot status={agent.status} />
           {/* The task first, in .agent-task's look: at 64 tiles it is what tells one agent from the next; the type is the badge, and gives way first. */}
