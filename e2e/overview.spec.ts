@@ -78,12 +78,20 @@ test('sixteen at 1280×800: every current action on screen; Stop leaves every ot
   await expect(first.getByTestId('tile-turn')).toHaveText(/^t\d/)
   await expect(first.getByTestId('tile-context')).toHaveText(/^(<1|\d+)%/, { timeout: 30_000 })
   // The meter along the tile's bottom (its body's background) fills the share of the context the figure says.
+  // The fill's width as drawn: the first background layer's width, resolved in the body's padding box (where a
+  // background is laid out) by a box given that width, against the track's (the width right of the colour bar).
   const meter = await first.evaluate((tile) => {
     const body = tile.querySelector('.tile-body')!
+    const layer = body.ownerDocument.defaultView!.getComputedStyle(body).backgroundSize.split(',')[0]!.trim()
+    const probe = body.ownerDocument.createElement('div')
+    probe.style.cssText = `position: absolute; left: 0; top: 0; height: 0; width: ${layer.slice(0, layer.lastIndexOf(' '))}`
+    body.append(probe)
+    const fill = probe.getBoundingClientRect().width
+    probe.remove()
     return {
       shown: tile.querySelector('[data-testid=tile-context]')!.textContent!,
       on: body.classList.contains('has-meter'),
-      ctx: Number(body.ownerDocument.defaultView!.getComputedStyle(body).getPropertyValue('--ctx'))
+      ctx: fill / (body.clientWidth - 4)
     }
   })
   expect(meter.on).toBe(true)
