@@ -11,8 +11,13 @@ const KEEP = 2048
 interface Tail {
   /** Characters streamed by the agent through live events since this page began counting. */
   total: number
-  /** The last of them (at least KEEP, when there were as many). */
-  text: string
+  /**
+   * The last of them (at least KEEP, when there were as many), as the deltas came: joined, they were a rope
+   * that each tile's read of its newest characters flattened, 4 KB copied per tile per frame.
+   */
+  chunks: string[]
+  /** The characters in `chunks`. */
+  held: number
 }
 
 const tails = new Map<string, Tail>()
@@ -22,16 +27,30 @@ export function recordStreamed(events: readonly AgentEvent[]): void {
   for (const e of events) {
     if (e.type !== 'text_delta' && e.type !== 'thinking_delta') continue
     const key = keyOf(e.sessionId, e.agentId)
-    const tail = tails.get(key) ?? { total: 0, text: '' }
+    let tail = tails.get(key)
+    if (!tail) tails.set(key, (tail = { total: 0, chunks: [], held: 0 }))
     tail.total += e.text.length
-    tail.text = tail.text.length + e.text.length > KEEP * 2 ? (tail.text + e.text).slice(-KEEP) : tail.text + e.text
-    tails.set(key, tail)
+    tail.chunks.push(e.text)
+    tail.held += e.text.length
+    if (tail.held > KEEP * 2) {
+      const kept = tail.chunks.join('').slice(-KEEP)
+      tail.chunks = [kept]
+      tail.held = kept.length
+    }
   }
+}
+
+/** The last `count` characters the tail holds (count ≤ held): only the chunks they are in are read. */
+function lastOf(tail: Tail, count: number): string {
+  let out = ''
+  for (let i = tail.chunks.length - 1; i >= 0 && out.length < count; i--) out = tail.chunks[i] + out
+  return out.length > count ? out.slice(out.length - count) : out
 }
 
 /** How many characters the agent has streamed through live events, and the last of them. */
 export function streamedTail(sessionId: string, agentId: string): { total: number; text: string } {
-  return tails.get(keyOf(sessionId, agentId)) ?? { total: 0, text: '' }
+  const tail = tails.get(keyOf(sessionId, agentId))
+  return tail ? { total: tail.total, text: tail.chunks.join('') } : { total: 0, text: '' }
 }
 
 export function resetStreamTails(): void {
@@ -49,17 +68,18 @@ export function followTextTail(sessionId: string, agentId: string, size: number)
   let total = 0
   let window = ''
   return (item) => {
-    const tail = streamedTail(sessionId, agentId)
+    const tail = tails.get(keyOf(sessionId, agentId))
+    const streamed = tail?.total ?? 0
     const added = item.text.length - length
-    if (item.key === key && added >= 0 && added === tail.total - total && added <= tail.text.length) {
-      if (added) window = (window + tail.text.slice(tail.text.length - added)).slice(-size)
+    if (item.key === key && added >= 0 && added === streamed - total && added <= (tail?.held ?? 0)) {
+      if (tail && added) window = (window + lastOf(tail, Math.min(added, size))).slice(-size)
     } else {
       // The item's length is known without reading it; only its last characters are copied.
       window = item.text.length > size ? item.text.slice(-size) : item.text
     }
     key = item.key
     length = item.text.length
-    total = tail.total
+    total = streamed
     return { window, cut: length > size }
   }
 }
