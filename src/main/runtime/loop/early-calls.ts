@@ -19,6 +19,8 @@ import type { RunState } from './run-state'
 
 export class EarlyCalls {
   private readonly started = new Map<string, Promise<ToolCallOutcome>>()
+  /** How many calls of each tool started. */
+  private readonly startedByName = new Map<string, number>()
   /** A call that may not share the first batch streamed: the calls after it wait for the reply's end. */
   private closed = false
   /** The reply's blocks that reply_blocks events recorded so far: all complete, the last of them a call that started. */
@@ -38,6 +40,13 @@ export class EarlyCalls {
 
   has(id: string): boolean {
     return this.started.has(id)
+  }
+
+  /** How many calls to any of `names` started (StreamHandlers.startedCalls). */
+  startedOf(names: ReadonlySet<string>): number {
+    let n = 0
+    for (const name of names) n += this.startedByName.get(name) ?? 0
+    return n
   }
 
   /** The outcome of a call that started early. */
@@ -62,6 +71,7 @@ export class EarlyCalls {
     this.head = blocks
     // Its siblings so far, as a batch of their own: the list the stream goes on growing is not theirs to keep.
     const batch = sofar.slice()
+    this.startedByName.set(call.name, (this.startedByName.get(call.name) ?? 0) + 1)
     this.started.set(call.id, runToolCall({ id: call.id, name: call.name, input: call.input }, ctx, this.aborted(), batch))
     return true
   }

@@ -29,6 +29,7 @@ export function streamHandlers(run: RunState, early: EarlyCalls): StreamHandlers
       )
     },
     committed: () => early.committed,
+    startedCalls: (names) => early.startedOf(names),
     // Deltas of the failed attempt are void; consumers drop them when they see a retrying error.
     // The budget is said while waiting: which attempt comes next, when, and how long retrying may go on in all.
     onFallback: ({ from, to }) =>

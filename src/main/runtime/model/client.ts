@@ -81,6 +81,18 @@ const defaultFetch = () => (sharedFetch ??= createHttpFetch())
  */
 const SPAWNING_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task'])
 
+/**
+ * How many connections to have free or warm when a reply has shown `seen` calls that start subagents and `started`
+ * of them have started while it streams. Calls held to the reply's end go together once it is answered: a
+ * connection each, but for the first, which takes over the reply's own. Calls that start as they stream each take
+ * one while the reply still holds its own: one for each call still to start, and one for the call that started
+ * last, which may not have taken its own yet. Counting the started calls as still to come opened two connections
+ * a call, and at 64 calls, with those parked past their idle time closed and opened again, some 250 for 64 requests.
+ */
+export function warmFor(seen: number, started: number): number {
+  return started > 0 ? seen - started + 1 : seen - 1
+}
+
 /** A `max_tokens: 0` request of the body's prefix alone: it writes the tools and system entries and returns. */
 function prewarmBody(body: MessageCreateParamsStreaming): MessageCreateParamsNonStreaming | null {
   // The API refuses max_tokens 0 with extended thinking; adaptive thinking is fine.
@@ -168,7 +180,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     idleMs: number,
     ticket: CacheTicket,
     /** This request's place under the rate limiter: it reads the answer's status and headers. */
-    slot: Ticket
+    slot: Ticket,
+    handlers: StreamHandlers
   ): Promise<void> {
     // A stalled stream never ends on its own: a watchdog, re-armed by every event, cuts it. The attempt
     // has its own controller that the caller's signal and the watchdog both abort (cheaper than AbortSignal.any).
@@ -201,15 +214,14 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           break
         }
         if (event.type === 'message_start') ticket.begun(event.message.usage?.cache_read_input_tokens ?? 0)
-        // Their connections are opened while this reply still streams: one each, but the first, which takes
-        // over this call's own once it is answered, and no more than the rate limiter lets go at once.
+        // Their connections are opened while this reply still streams, no more than the rate limiter lets go at once.
         else if (
           preconnect &&
           event.type === 'content_block_start' &&
           event.content_block.type === 'tool_use' &&
           SPAWNING_TOOLS.has(event.content_block.name)
         ) {
-          const warm = Math.min(++spawns, limiter.limit) - 1
+          const warm = warmFor(Math.min(++spawns, limiter.limit), handlers.startedCalls?.(SPAWNING_TOOLS) ?? 0)
           if (warm > 0) preconnect(baseURL, warm)
         }
       }
@@ -274,7 +286,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         // A stall near the end of the call's retry time is cut when that time is up, not 3 min later.
         const left = maxRetryTimeMs - (monotonicMs() - started)
         try {
-          await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)), ticket, slot)
+          await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)), ticket, slot, handlers)
         } finally {
           slot.release()
         }

@@ -109,6 +109,11 @@ export interface StreamHandlers {
    */
   committed?(): boolean
   /**
+   * How many of this attempt's calls to any of `names` the caller started while the reply streams (none when
+   * unset): each makes its own requests while this reply still holds its connection.
+   */
+  startedCalls?(names: ReadonlySet<string>): number
+  /**
    * The current attempt failed and will be retried. Deltas already reported for this attempt are void:
    * the next attempt streams the message again from its start.
    */

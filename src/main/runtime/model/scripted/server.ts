@@ -5,7 +5,7 @@
 // measures the runtime's overhead against its latency.
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { DEFAULT_MODEL_ALIASES } from '../aliases'
 import { parseRequest, validateMessagesBody } from './parse-request'
 import { PromptCache, type CachePlan } from './prompt-cache'
@@ -71,6 +71,8 @@ export interface ScriptedServer {
   promptCache: PromptCache | null
   /** Message requests answered 429 by `rateLimit`, and the most served at once. */
   rateLimited: { refused: number; peakConcurrent: number }
+  /** Connections clients opened so far, and how many of them carried a request. */
+  connections(): { opened: number; used: number }
   close(): Promise<void>
 }
 
@@ -302,7 +304,14 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     sendJson(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null })
   }
 
+  const connected = new WeakSet<Socket>()
+  let opened = 0
+  let used = 0
   const server = createServer(async (req, res) => {
+    if (connected.has(req.socket)) {
+      connected.delete(req.socket)
+      used++
+    }
     const receivedAt = performance.now()
     const path = (req.url ?? '/').split('?')[0]
     const raw = req.method === 'POST' ? await readBody(req) : ''
@@ -334,6 +343,10 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     }
   })
   server.keepAliveTimeout = 30_000
+  server.on('connection', (socket: Socket) => {
+    opened++
+    connected.add(socket)
+  })
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -347,6 +360,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     messageRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages'),
     promptCache: cache,
     rateLimited: limited,
+    connections: () => ({ opened, used }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ChatMessage } from '../../../../shared/events'
 import { reply, requestLogViolations, scriptByAgent, type RecordedRequest, type ScriptedReply } from '../../model/scripted'
+import { createHttpFetch } from '../../model/http-fetch'
 import { closeCacheSession, openCacheSession } from '../testing/cache-session'
 import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 import type { AgentSessionOptions } from '../session/session-options'
@@ -30,13 +31,18 @@ const worker = scriptedAgent('worker', /Worker task \d+/, [
   (req) => reply.text(`REPORT ${req.firstUserText.slice(0, 13)}`)
 ])
 
-async function fanOut(mainReply: ScriptedReply, opts: { session?: Partial<AgentSessionOptions>; workerScript?: typeof worker } = {}) {
+async function fanOut(
+  mainReply: ScriptedReply,
+  opts: { session?: Partial<AgentSessionOptions>; workerScript?: typeof worker } & Pick<Parameters<typeof openCacheSession>[0], 'server' | 'fetch'> = {}
+) {
   const current = await openCacheSession({
     respond: scriptByAgent([opts.workerScript ?? worker, mainAgent([mainReply], (req) => reply.text(`main saw ${req.toolResults.length} results`))]),
     sharing: 'first',
     prefix: 'fanout-early-',
     prepare: (root) => writeFileSync(join(root, 'README.md'), '# project\n'),
-    ...(opts.session ? { session: opts.session } : {})
+    ...(opts.session ? { session: opts.session } : {}),
+    ...(opts.server ? { server: opts.server } : {}),
+    ...(opts.fetch ? { fetch: opts.fetch } : {})
   })
   const events: AgentEvent[] = []
   current.session.bus.subscribe((e) => events.push(e))
@@ -179,5 +185,24 @@ describe('Agent calls that start while the reply streams', () => {
       expect(current.session.registry.all().length, what).toBe(4)
       await closeCacheSession()
     }
+  })
+})
+
+describe('connections for calls that start as they arrive', () => {
+  it('a reply streaming eight Agent calls, each started as it arrives, opens about a connection a worker, not two: nearly every connection opened carries a request', async () => {
+    // A model's pace: the reply streams its calls over a second or so, and each worker's requests take a while, so
+    // the workers that started hold their connections while the next calls stream.
+    const { current, events, run } = await fanOut(reply.toolUses(calls(8)), {
+      server: { outputTokensPerSecond: 300, latencyMs: 120 },
+      fetch: createHttpFetch()
+    })
+    const result = await run()
+    expect(result.status).toBe('completed')
+    expect(startedDuringReply(events, current.session.mainAgentId)).toBe(8)
+    const { opened, used } = current.model.server.connections()
+    // Opened ahead while the reply streamed: one for each call still to start and one for the call that just
+    // started. Counting the started calls as still to come opened two a call, half of them never used.
+    expect(opened - used).toBeLessThanOrEqual(2)
+    expect(opened).toBeLessThanOrEqual(8 + 3)
   })
 })

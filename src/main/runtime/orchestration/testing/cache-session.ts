@@ -5,7 +5,8 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CacheSharing } from '../../model/cache-sharing'
-import { startScriptedModel, type Respond, type ScriptedModel } from '../../model/scripted'
+import type { ModelClientConfig } from '../../model/client'
+import { startScriptedModel, type Respond, type ScriptedModel, type ScriptedServerOptions } from '../../model/scripted'
 import { AgentSession } from '../session/session'
 import type { AgentSessionOptions } from '../session/session-options'
 
@@ -27,8 +28,14 @@ export async function openCacheSession(opts: {
   /** Writes the project's files before the session starts. */
   prepare?: (root: string) => void
   session?: Partial<AgentSessionOptions>
+  /** The server's pace (latency, output rate) and the client's own connection pool (fetch), where a test needs them. */
+  server?: Omit<ScriptedServerOptions, 'respond'>
+  fetch?: ModelClientConfig['fetch']
 }): Promise<CacheSession> {
-  const model = (openModel = await startScriptedModel({ respond: opts.respond }, { cacheSharing: opts.sharing }))
+  const model = (openModel = await startScriptedModel(
+    { ...opts.server, respond: opts.respond },
+    { cacheSharing: opts.sharing, ...(opts.fetch ? { fetch: opts.fetch } : {}) }
+  ))
   const root = (openRoot = realpathSync(mkdtempSync(join(tmpdir(), opts.prefix))))
   opts.prepare?.(root)
   const session = await AgentSession.create({
