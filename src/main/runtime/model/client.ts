@@ -196,6 +196,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     let streaming = false
     /** Subagents this reply starts so far: each will make a call as soon as the reply's tools run. */
     let spawns = 0
+    /** Connections opened ahead for them. */
+    let openedAhead = 0
     try {
       const { data: stream, response } = await sdk.messages.create(body, { signal: attemptAbort.signal, ...betaHeaders(betas) }).withResponse()
       slot.observe(response.status, response.headers)
@@ -221,8 +223,11 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           event.content_block.type === 'tool_use' &&
           SPAWNING_TOOLS.has(event.content_block.name)
         ) {
-          const warm = warmFor(Math.min(++spawns, limiter.limit), handlers.startedCalls?.(SPAWNING_TOOLS) ?? 0)
-          if (warm > 0) preconnect(baseURL, warm)
+          const seen = Math.min(++spawns, limiter.limit)
+          const warm = warmFor(seen, handlers.startedCalls?.(SPAWNING_TOOLS) ?? 0)
+          // Never more in all than the calls take, and one spare: one left parked past the pool's idle time is
+          // closed, and not opened again for a call still to come (a reply of 64 calls streams for half a minute).
+          if (warm > 0) openedAhead += preconnect(baseURL, warm, seen + 1 - openedAhead)
         }
       }
     } catch (err) {

@@ -64,7 +64,7 @@ function closeIdleSockets<A extends HttpAgent>(agent: A, idleMs: number): A {
  * connection to that origin, or before there was one, with those it passes for a request there (firstOptions).
  * One unused for `idleMs` is closed; none keeps the process alive.
  */
-function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { preconnect(origin: URL, count: number): number } {
+function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { preconnect(origin: URL, count: number, most?: number): number } {
   type Make = (options: object, cb?: (err: Error | null, socket: Socket) => void) => Socket
   const make = (agent as unknown as { createConnection: Make }).createConnection.bind(agent)
   const lastOptions = new Map<string, object>()
@@ -86,8 +86,8 @@ function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { p
     return make(options, cb)
   }
   return Object.assign(agent, {
-    /** Opens connections to `origin` until `count` are free or warm there; answers how many it opened. */
-    preconnect(origin: URL, count: number): number {
+    /** Opens connections to `origin` until `count` are free or warm there, `most` at most; answers how many it opened. */
+    preconnect(origin: URL, count: number, most = Infinity): number {
       // Spelt as the Agent names it: the host without an IPv6 address's brackets, the port a number.
       const host = origin.hostname.replace(/^\[|\]$/g, '')
       const port = Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80)
@@ -100,7 +100,7 @@ function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { p
       // The pool's own count (Node's Agent keeps it; not in its typings), so warm ones never pass maxSockets.
       const total = (agent as unknown as { totalSocketCount?: number }).totalSocketCount ?? 0
       let opened = 0
-      while (list.length + free < count && total + list.length < agent.maxSockets) {
+      while (list.length + free < count && total + list.length < agent.maxSockets && opened < most) {
         const socket = make({ ...options })
         const onError = () => void socket.destroy() // parked: nobody else listens yet
         const onIdle = () => socket.destroy()
@@ -239,10 +239,10 @@ class HttpResponse {
 /** The pooled fetch, and how to open connections ahead of calls known to be coming. */
 export type PooledFetch = typeof fetch & {
   /**
-   * Makes sure `count` connections to `url`'s origin are free or being opened (a connection the pool has not
-   * made to that origin yet is not opened ahead). Answers how many it opened.
+   * Makes sure `count` connections to `url`'s origin are free or being opened, opening `most` at most (a connection
+   * the pool has not made to that origin yet is not opened ahead). Answers how many it opened.
    */
-  preconnect(url: string | URL, count: number): number
+  preconnect(url: string | URL, count: number, most?: number): number
 }
 
 export function createHttpFetch(opts: HttpFetchOptions = {}): PooledFetch {
@@ -319,9 +319,9 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): PooledFetch {
     if (body === null || (typeof input === 'object' && !(input instanceof URL))) return fetch(input, init)
     return send(new URL(String(input)), (init.method ?? 'GET').toUpperCase(), plainHeaders(init.headers), body, init.signal ?? undefined, 0)
   }) as PooledFetch
-  pooled.preconnect = (url, count) => {
+  pooled.preconnect = (url, count, most) => {
     const u = new URL(String(url))
-    return u.protocol === 'https:' || u.protocol === 'http:' ? agentFor(u.protocol).preconnect(u, count) : 0
+    return u.protocol === 'https:' || u.protocol === 'http:' ? agentFor(u.protocol).preconnect(u, count, most) : 0
   }
   return pooled
 }

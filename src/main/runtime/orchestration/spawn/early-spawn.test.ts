@@ -205,4 +205,20 @@ describe('connections for calls that start as they arrive', () => {
     expect(opened - used).toBeLessThanOrEqual(2)
     expect(opened).toBeLessThanOrEqual(8 + 3)
   })
+
+  it('calls held to the reply’s end: a connection opened ahead that the pool closed for idling is not opened again, so one a call at most', async () => {
+    // Explore on Haiku: a prefix under the cache minimum, so the calls wait for the reply's end. The pool closes a
+    // connection idle for 100 ms: the reply streams for longer than that, as one of 64 calls streams past 4 s.
+    const { current, events, run } = await fanOut(reply.toolUses(calls(16, { subagent_type: 'Explore', model: 'haiku' })), {
+      server: { outputTokensPerSecond: 300, latencyMs: 120 },
+      fetch: createHttpFetch({ idleSocketMs: 100 })
+    })
+    const result = await run()
+    expect(result.status).toBe('completed')
+    expect(startedDuringReply(events, current.session.mainAgentId)).toBe(0)
+    // Opened ahead: one a call and one spare at most, never used once the pool closed them. Opening each one
+    // closed again made it 81 connections for 17 requests here, 64 of them never used; at 64 calls, thousands.
+    const { opened, used } = current.model.server.connections()
+    expect(opened - used).toBeLessThanOrEqual(16 + 1)
+  })
 })
