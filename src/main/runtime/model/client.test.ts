@@ -346,7 +346,7 @@ describe('scripted server', () => {
 })
 
 describe('connections for the subagents a reply starts', () => {
-  it('a reply starting four subagents opens connections for three while it streams (the fourth takes its own); other tools open none', async () => {
+  it('a reply starting four subagents opens connections for three while it streams (one takes the reply’s own), one ready from the first call; other tools open none', async () => {
     const { createHttpFetch } = await import('./http-fetch')
     const pool = createHttpFetch()
     const asked: number[] = []
@@ -367,12 +367,12 @@ describe('connections for the subagents a reply starts', () => {
     })
     const res = await clientFor(server.url).stream(ask())
     expect(res.content.filter((b) => b.type === 'tool_use')).toHaveLength(4)
-    expect(asked).toEqual([1, 2, 3])
+    expect(asked).toEqual([1, 1, 2, 3])
     await server.close()
     server = await startScriptedServer({
       respond: scriptTurns(reply.message(block.toolUse('Read', { file_path: 'a.ts' }, 'toolu_5'), block.toolUse('Glob', { pattern: '*' }, 'toolu_6')))
     })
     await clientFor(server.url).stream(ask())
-    expect(asked).toEqual([1, 2, 3])
+    expect(asked).toEqual([1, 1, 2, 3])
   })
 })

@@ -88,9 +88,11 @@ const SPAWNING_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task'])
  * one while the reply still holds its own: one for each call still to start, and one for the call that started
  * last, which may not have taken its own yet. Counting the started calls as still to come opened two connections
  * a call, and at 64 calls, with those parked past their idle time closed and opened again, some 250 for 64 requests.
+ * The first call has one ready either way: whether it starts at once is known only once it has streamed, and a
+ * call that does would otherwise connect (a TCP and a TLS handshake with the API) on its own first request.
  */
 export function warmFor(seen: number, started: number): number {
-  return started > 0 ? seen - started + 1 : seen - 1
+  return started > 0 ? seen - started + 1 : Math.max(1, seen - 1)
 }
 
 /** A `max_tokens: 0` request of the body's prefix alone: it writes the tools and system entries and returns. */

@@ -77,8 +77,9 @@ function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { p
     const origin = originOf(options as { host?: string; port?: number })
     lastOptions.set(origin, options)
     const list = warm.get(origin)
+    // The oldest first: the likeliest to be connected, and the nearest to being closed unused.
     while (list?.length) {
-      const socket = list.pop()!
+      const socket = list.shift()!
       parked.get(socket)?.()
       if (usable(socket)) return socket.ref()
       socket.destroy()

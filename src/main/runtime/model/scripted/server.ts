@@ -304,15 +304,18 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     sendJson(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null })
   }
 
-  const connected = new WeakSet<Socket>()
+  /** When each connection was accepted; `used` counts those that carried a request. */
+  const acceptedAt = new WeakMap<Socket, number>()
+  const carried = new WeakSet<Socket>()
   let opened = 0
   let used = 0
   const server = createServer(async (req, res) => {
-    if (connected.has(req.socket)) {
-      connected.delete(req.socket)
+    const receivedAt = performance.now()
+    if (!carried.has(req.socket)) {
+      carried.add(req.socket)
       used++
     }
-    const receivedAt = performance.now()
+    const connectedAt = acceptedAt.get(req.socket) ?? receivedAt
     const path = (req.url ?? '/').split('?')[0]
     const raw = req.method === 'POST' ? await readBody(req) : ''
     const readAt = performance.now()
@@ -328,7 +331,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const edited = req.method === 'POST' && path === '/v1/messages' ? applyContextManagement(body, req.headers) : { edits: null }
     if ('error' in edited) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: edited.error }, nextId('req'))
     const parsed: ParsedRequest = parseRequest(req.method ?? 'GET', path, req.headers, body, edited.edits)
-    const rec: RecordedRequest = { ...parsed, receivedAt, readAt, index: seenRequests++ }
+    const rec: RecordedRequest = { ...parsed, receivedAt, connectedAt, readAt, index: seenRequests++ }
     if (opts.recordRequests !== false) requests.push(rec)
     const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '')
     if (opts.apiKey !== undefined && key !== opts.apiKey)
@@ -345,7 +348,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
   server.keepAliveTimeout = 30_000
   server.on('connection', (socket: Socket) => {
     opened++
-    connected.add(socket)
+    acceptedAt.set(socket, performance.now())
   })
 
   await new Promise<void>((resolve, reject) => {

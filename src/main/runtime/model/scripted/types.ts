@@ -44,6 +44,8 @@ export interface ParsedRequest {
 export interface RecordedRequest extends ParsedRequest {
   /** performance.now() when the request arrived (its headers). */
   receivedAt: number
+  /** performance.now() when the connection it came on was accepted (before receivedAt when the connection was reused or opened ahead). */
+  connectedAt: number
   /**
    * performance.now() when its whole body had been read: the model's latency counts from here, so the server's
    * own work on a request (parsing it, the simulated cache) is not added to the model's time.

@@ -206,6 +206,14 @@ describe('connections for calls that start as they arrive', () => {
     expect(opened).toBeLessThanOrEqual(8 + 3)
   })
 
+  it('the first call that starts at once finds a connection opened while it streamed, not one it opens itself', async () => {
+    const { current, run } = await fanOut(reply.toolUses(calls(2)), { server: { outputTokensPerSecond: 100 }, fetch: createHttpFetch() })
+    expect((await run()).status).toBe('completed')
+    const first = current.model.server.messageRequests().find((r) => isWorker(r) && workerNumber(r) === 0)!
+    // Its call took ~250 ms to stream; a connection made for its request would be younger than a few ms.
+    expect(first.receivedAt - first.connectedAt).toBeGreaterThan(100)
+  })
+
   it('calls held to the reply’s end: a connection opened ahead that the pool closed for idling is not opened again, so one a call at most', async () => {
     // Explore on Haiku: a prefix under the cache minimum, so the calls wait for the reply's end. The pool closes a
     // connection idle for 100 ms: the reply streams for longer than that, as one of 64 calls streams past 4 s.
