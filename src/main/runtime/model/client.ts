@@ -87,7 +87,7 @@ const SPAWNING_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task'])
  * connection each, but for the first, which takes over the reply's own. Calls that start as they stream each take
  * one while the reply still holds its own: one for each call still to start, and one for the call that started
  * last, which may not have taken its own yet. Counting the started calls as still to come opened two connections
- * a call, and at 64 calls, with those parked past their idle time closed and opened again, some 250 for 64 requests.
+ * a call, and at 64 calls, with those parked past their idle time closed and opened again, 248 for 130 requests.
  * The first call has one ready either way: whether it starts at once is known only once it has streamed, and a
  * call that does would otherwise connect (a TCP and a TLS handshake with the API) on its own first request.
  */

@@ -40,9 +40,9 @@ async function fanOut(
     sharing: 'first',
     prefix: 'fanout-early-',
     prepare: (root) => writeFileSync(join(root, 'README.md'), '# project\n'),
-    ...(opts.session ? { session: opts.session } : {}),
-    ...(opts.server ? { server: opts.server } : {}),
-    ...(opts.fetch ? { fetch: opts.fetch } : {})
+    session: opts.session,
+    server: opts.server,
+    fetch: opts.fetch
   })
   const events: AgentEvent[] = []
   current.session.bus.subscribe((e) => events.push(e))

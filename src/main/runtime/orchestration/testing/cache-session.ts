@@ -32,10 +32,7 @@ export async function openCacheSession(opts: {
   server?: Omit<ScriptedServerOptions, 'respond'>
   fetch?: ModelClientConfig['fetch']
 }): Promise<CacheSession> {
-  const model = (openModel = await startScriptedModel(
-    { ...opts.server, respond: opts.respond },
-    { cacheSharing: opts.sharing, ...(opts.fetch ? { fetch: opts.fetch } : {}) }
-  ))
+  const model = (openModel = await startScriptedModel({ ...opts.server, respond: opts.respond }, { cacheSharing: opts.sharing, fetch: opts.fetch }))
   const root = (openRoot = realpathSync(mkdtempSync(join(tmpdir(), opts.prefix))))
   opts.prepare?.(root)
   const session = await AgentSession.create({
