@@ -20,6 +20,7 @@ import { assertSendable } from './request-invariants'
 import type { Usage } from '../../../shared/usage'
 import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 import { monotonicMs } from '../clock'
+import { connectAhead } from './connect-ahead'
 
 export interface ModelClientConfig {
   apiKey?: string
@@ -73,27 +74,6 @@ const STREAM_END_GRACE_MS = 2000
 // One connection pool for the process: every session's client shares its keep-alive connections.
 let sharedFetch: PooledFetch | undefined
 const defaultFetch = () => (sharedFetch ??= createHttpFetch())
-
-/**
- * Tools whose every call starts a model call of its own right after the reply (a subagent's first request):
- * Fanout's Agent, and Task, its name in older Claude Code transcripts. Named here rather than imported so the
- * model layer does not reach into orchestration.
- */
-const SPAWNING_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task'])
-
-/**
- * How many connections to have free or warm when a reply has shown `seen` calls that start subagents and `started`
- * of them have started while it streams. Calls held to the reply's end go together once it is answered: a
- * connection each, but for the first, which takes over the reply's own. Calls that start as they stream each take
- * one while the reply still holds its own: one for each call still to start, and one for the call that started
- * last, which may not have taken its own yet. Counting the started calls as still to come opened two connections
- * a call, and at 64 calls, with those parked past their idle time closed and opened again, 248 for 130 requests.
- * The first call has one ready either way: whether it starts at once is known only once it has streamed, and a
- * call that does would otherwise connect (a TCP and a TLS handshake with the API) on its own first request.
- */
-export function warmFor(seen: number, started: number): number {
-  return started > 0 ? seen - started + 1 : Math.max(1, seen - 1)
-}
 
 /** A `max_tokens: 0` request of the body's prefix alone: it writes the tools and system entries and returns. */
 function prewarmBody(body: MessageCreateParamsStreaming): MessageCreateParamsNonStreaming | null {
@@ -196,10 +176,15 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       attemptAbort.abort()
     }, idleMs)
     let streaming = false
-    /** Subagents this reply starts so far: each will make a call as soon as the reply's tools run. */
-    let spawns = 0
-    /** Connections opened ahead for them. */
-    let openedAhead = 0
+    // Connections for the subagents this reply starts, opened while it streams, no more than the rate limiter lets go at once.
+    const ahead =
+      preconnect &&
+      connectAhead(
+        preconnect,
+        baseURL,
+        () => limiter.limit,
+        (names) => handlers.startedCalls?.(names) ?? 0
+      )
     try {
       const { data: stream, response } = await sdk.messages.create(body, { signal: attemptAbort.signal, ...betaHeaders(betas) }).withResponse()
       slot.observe(response.status, response.headers)
@@ -218,19 +203,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           break
         }
         if (event.type === 'message_start') ticket.begun(event.message.usage?.cache_read_input_tokens ?? 0)
-        // Their connections are opened while this reply still streams, no more than the rate limiter lets go at once.
-        else if (
-          preconnect &&
-          event.type === 'content_block_start' &&
-          event.content_block.type === 'tool_use' &&
-          SPAWNING_TOOLS.has(event.content_block.name)
-        ) {
-          const seen = Math.min(++spawns, limiter.limit)
-          const warm = warmFor(seen, handlers.startedCalls?.(SPAWNING_TOOLS) ?? 0)
-          // Never more in all than the calls take, and one spare: one left parked past the pool's idle time is
-          // closed, and not opened again for a call still to come (a reply of 64 calls streams for half a minute).
-          if (warm > 0) openedAhead += preconnect(baseURL, warm, seen + 1 - openedAhead)
-        }
+        else if (ahead) ahead(event)
       }
     } catch (err) {
       if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)
