@@ -5,11 +5,11 @@ import { connectAhead, warmFor } from './connect-ahead'
 const call = (name: string, i: number) =>
   ({ type: 'content_block_start', index: i, content_block: { type: 'tool_use', id: `t${i}`, name, input: {} } }) as RawMessageStreamEvent
 
-/** A pool that opens what it is asked, within `most`, and keeps `warm` connections parked until taken. */
+/** A pool that opens what it is asked, within `most`, and records each ask. */
 function pool() {
   const asks: Array<[number, number]> = []
   let opened = 0
-  const preconnect = (_origin: string, count: number, most = Infinity) => {
+  const preconnect = (_origin: string | URL, count: number, most = Infinity) => {
     asks.push([count, most])
     const n = Math.max(0, Math.min(count, most))
     opened += n

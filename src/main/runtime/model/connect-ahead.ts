@@ -1,6 +1,7 @@
 // Connections opened while a reply streams, for the subagents its calls will start: each of their first
 // requests then finds a connection open instead of making one (a TCP and a TLS handshake with the API).
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { PooledFetch } from './http-fetch'
 
 /**
  * Tools whose every call starts a model call of its own right after the reply (a subagent's first request):
@@ -23,14 +24,11 @@ export function warmFor(seen: number, started: number): number {
   return started > 0 ? seen - started + 1 : Math.max(1, seen - 1)
 }
 
-/** Opens up to `count` connections to `origin`, never more than `most` in all; returns how many it opened. */
-export type Preconnect = (origin: string, count: number, most?: number) => number
-
 /**
  * One reply's connections opened ahead. `limit` is how many model calls may go at once (the rate limiter's);
  * `started` tells how many of the reply's spawning calls have started so far (the loop's `startedCalls`).
  */
-export function connectAhead(preconnect: Preconnect, origin: string, limit: () => number, started: (names: ReadonlySet<string>) => number) {
+export function connectAhead(preconnect: PooledFetch['preconnect'], origin: string, limit: () => number, started: (names: ReadonlySet<string>) => number) {
   /** Subagents this reply starts so far: each will make a call as soon as the reply's tools run. */
   let spawns = 0
   /** Connections opened ahead for them. */
