@@ -6,7 +6,7 @@
 import { spawn, type ChildProcessByStdio, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -61,6 +61,8 @@ export function runFanoutProcess(opts: {
     }
   )
   return watchChild(child, (stdout) => stdout.trimEnd().endsWith('}')).then(({ code, endedAt, stdout, stderr }) => {
+    // Each run's sessions go with it: a full bench makes a few hundred runs, and /tmp kept every one.
+    rmSync(dataDir, { recursive: true, force: true })
     let result: any = null
     try {
       result = JSON.parse(stdout)
