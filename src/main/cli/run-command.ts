@@ -199,9 +199,6 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (compact) process.stderr.write(`fanout run: ${errorMessage(err)}\n`)
     else summary = failedSummary(errorMessage(err))
     code = 1
-  } finally {
-    process.off('SIGINT', onSigint)
-    stuck.dispose()
   }
   // The look for worktrees left behind (when it had no quiet moment) runs beside the writes below.
   const looked = leftovers.settle()
@@ -237,6 +234,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   // The line made above says what the result says: every change to it since (markUndone) dropped the line.
   if (summary) code = printResult(summary, line)
+  // Only now, not as the run ended: a Ctrl-C while the record is saved still stops cleanly rather than killing the
+  // process mid-write, and the SIGINT handler's removal (it closes the signal's handle) is not in the answer's way.
+  process.off('SIGINT', onSigint)
+  stuck.dispose()
   // Once the answer is out: the close, the end states' fsync and the view checkpoint. What fails there was said
   // on stderr; the run does not end in success then.
   const failuresBefore = writeFailures.length
