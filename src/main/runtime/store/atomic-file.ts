@@ -6,8 +6,8 @@
 // through a verified folder fd), git files Fanout rewrites in a worktree's admin folder (HEAD, its metadata),
 // a stale session lock's replacement, and, synchronously, the CLI's code cache and the window's bounds.
 import { randomHex } from '../random-hex'
-import { closeSync, fsync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
-import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, rename as renameCallback, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { hostname } from 'node:os'
 import { errorMessage } from '../../../shared/error-message'
@@ -187,10 +187,17 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * rename(2) through the callback API: the same request on libuv's threads, but the promise API's first call in a
+ * process cost ~0.3 ms of the calling thread against ~0.08 (its machinery is set up lazily), and every state a run
+ * ends with is renamed into place on the way to the next request or to `fanout run`'s answer.
+ */
+const renameNow = (from: string, to: string) => new Promise<void>((resolve, reject) => renameCallback(from, to, (err) => (err ? reject(err) : resolve())))
+
 async function renameWithRetry(from: string, to: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await rename(from, to)
+      return await renameNow(from, to)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if (attempt >= 5 || !(code === 'EPERM' || code === 'EACCES' || code === 'EBUSY')) throw err

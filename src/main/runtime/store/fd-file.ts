@@ -1,7 +1,7 @@
 // An fd opened with openSync, given the few FileHandle methods a JSONL writer uses: the writer opens a new
 // agent's transcript on the calling thread (jsonl-writer.ts, `openNow`), where a FileHandle can only be had
 // through the thread pool.
-import { close as closeFd, ftruncate, write as writeFd } from 'node:fs'
+import { closeSync, ftruncate, write as writeFd } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 
 /** What a JSONL writer does with an open file: a FileHandle, or an FdFile. */
@@ -9,7 +9,12 @@ export type AppendFile = Pick<FileHandle, 'fd' | 'truncate' | 'appendFile' | 'cl
 
 const settle = (resolve: () => void, reject: (err: Error) => void) => (err: Error | null) => (err ? reject(err) : resolve())
 
-/** A file opened for appending with openSync: truncate, append and close through its fd, off the calling thread. */
+/**
+ * A file opened for appending with openSync: truncate and append through its fd, off the calling thread; closed on
+ * it. A close of a file written through the page cache takes microseconds, while handing it to libuv's threads
+ * cost the calling thread more than that (a sleeping pool thread woken), and each agent's transcript is let go as
+ * it ends, on the way to its parent's next request.
+ */
 export class FdFile implements AppendFile {
   constructor(readonly fd: number) {}
 
@@ -24,6 +29,11 @@ export class FdFile implements AppendFile {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve, reject) => closeFd(this.fd, settle(resolve, reject)))
+    try {
+      closeSync(this.fd)
+      return Promise.resolve()
+    } catch (err) {
+      return Promise.reject(err as Error)
+    }
   }
 }
