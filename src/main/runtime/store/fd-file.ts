@@ -28,12 +28,7 @@ export class FdFile implements AppendFile {
       at += await new Promise<number>((resolve, reject) => writeFd(this.fd, buf, at, buf.length - at, null, (err, n) => (err ? reject(err) : resolve(n))))
   }
 
-  close(): Promise<void> {
-    try {
-      closeSync(this.fd)
-      return Promise.resolve()
-    } catch (err) {
-      return Promise.reject(err as Error)
-    }
+  async close(): Promise<void> {
+    closeSync(this.fd)
   }
 }
