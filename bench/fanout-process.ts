@@ -34,6 +34,8 @@ export function runFanoutProcess(opts: {
   settings?: Record<string, unknown>
   /** More environment (e.g. FANOUT_CODE_CACHE_DIR). */
   env?: Record<string, string>
+  /** Node or V8 flags before the entry (a trial: BENCH_TRIAL_NODE_ARGS). */
+  nodeArgs?: string[]
 }): Promise<FanoutRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fanout-bench-data-'))
   if (opts.settings) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(opts.settings))
@@ -44,7 +46,20 @@ export function runFanoutProcess(opts: {
   const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...(interval ? [`--cpu-prof-interval=${interval}`] : [])] : []
   const child = spawn(
     process.execPath,
-    [...profile, join(opts.root, 'bin/fanout'), 'run', '-p', opts.prompt, '--output-format', 'json', '--model', opts.model, '--cwd', opts.cwd],
+    [
+      ...(opts.nodeArgs ?? []),
+      ...profile,
+      join(opts.root, 'bin/fanout'),
+      'run',
+      '-p',
+      opts.prompt,
+      '--output-format',
+      'json',
+      '--model',
+      opts.model,
+      '--cwd',
+      opts.cwd
+    ],
     {
       cwd: opts.cwd,
       env: {

@@ -12,7 +12,7 @@
 // agent's whole message has, so no runtime can start the last agent sooner. What a side adds on top
 // (Fanout's siblings waiting for the first one's response, a pre-warm) is its own overhead.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { ContextSettings } from '../src/main/runtime/compaction/context-settings'
@@ -46,6 +46,10 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 5)
 // Which scenarios to run (a comma list of fan-out, forks, long; default all), e.g. only the long session.
 const SCENARIOS = (process.env.BENCH_CC_SCENARIOS ?? 'fan-out,forks,long').split(',').map((x) => x.trim())
 const PARTS = Number(process.env.BENCH_LONG_PARTS ?? 60)
+// BENCH_TRIAL_NODE_ARGS="--flag …": one more Fanout run in each round of the fan-out pairs, with those Node or V8
+// flags and a code cache of its own (a cache made under other V8 flags is refused), printed beside the default's.
+// For trying a flag interleaved with the build as it is, not a figure of what users get.
+const TRIAL_ARGS = (process.env.BENCH_TRIAL_NODE_ARGS ?? '').split(' ').filter(Boolean)
 // The long session of the compaction issue (#14): a 20 KB file read a turn on a model with a 200k-token window,
 // which overflows it about halfway through 60 parts unless the conversation is compacted.
 const PART_BYTES = Number(process.env.BENCH_LONG_PART_BYTES ?? 20 * 1024)
@@ -123,7 +127,8 @@ async function fanout(
   pace: Pace,
   modelCalls: number,
   model = MODEL,
-  context?: Partial<ContextSettings>
+  context?: Partial<ContextSettings>,
+  nodeArgs?: string[]
 ): Promise<Measured> {
   await server.reset(pace.latency, pace.rate)
   const settings = { ...(mode !== 'first' ? { promptCacheSharing: mode } : {}), ...(context ? { context } : {}) }
@@ -134,10 +139,13 @@ async function fanout(
     baseUrl: server.url,
     prompt,
     model,
-    ...(Object.keys(settings).length ? { settings } : {})
+    ...(Object.keys(settings).length ? { settings } : {}),
+    ...(nodeArgs ? { nodeArgs, env: { FANOUT_CODE_CACHE_DIR: TRIAL_CACHE } } : {})
   })
   return measured(run, await server.stats(), modelCalls, pace)
 }
+
+const TRIAL_CACHE = join(tmpdir(), `fanout-bench-trial-cache-${process.pid}`)
 
 /** The fan-out's hops by the SDK alone (sdk-floor.ts), its overhead computed as the two sides' are; null when it failed. */
 async function sdkFloorRun(
@@ -254,6 +262,18 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
     // file caches, which a person pays once, not at every run.
     if (SCENARIOS.includes('fan-out'))
       await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'first', FAN_PACE, CRITICAL_CALLS)
+    if (TRIAL_ARGS.length && SCENARIOS.includes('fan-out'))
+      await fanout(
+        server,
+        p,
+        `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`,
+        'first',
+        FAN_PACE,
+        CRITICAL_CALLS,
+        MODEL,
+        undefined,
+        TRIAL_ARGS
+      )
     if (bin && SCENARIOS.includes('fan-out'))
       await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, FAN_PACE, CRITICAL_CALLS)
     for (const size of SCENARIOS.includes('fan-out') ? SIZES : []) {
@@ -266,12 +286,14 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       // Sharing off runs as often as the default, in the same rounds: the latency the default's sharing adds is
       // a difference of two medians, not of a median and one run (which swung it from −6 to +7 ms).
       const offs: Measured[] = []
+      const trials: Measured[] = []
       for (let i = 0; i < REPEATS; i++) {
         fan.push(await fanout(server, p, prompt, 'first', FAN_PACE, CRITICAL_CALLS))
         if (bin) claude.push(await claudeCode(server, p, prompt, FAN_PACE, CRITICAL_CALLS))
         const bare = await sdkFloorRun(server, p, prompt, FAN_PACE)
         if (bare !== null) floor.push(bare)
         offs.push(await fanout(server, p, prompt, 'off', FAN_PACE, CRITICAL_CALLS))
+        if (TRIAL_ARGS.length) trials.push(await fanout(server, p, prompt, 'first', FAN_PACE, CRITICAL_CALLS, MODEL, undefined, TRIAL_ARGS))
       }
       // Prewarm once, for its cost: the latency it adds (a whole model call) does not need a median to be seen.
       const prewarm = await fanout(server, p, prompt, 'prewarm', FAN_PACE, CRITICAL_CALLS)
@@ -300,6 +322,10 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         console.log(
           `  the SDK alone on the same hops (a fresh process, the SDK's own fetch; no transcripts, permissions or events, smaller requests; sdk-floor.ts): overhead median ${ms(medianOverhead(floor))}, min ${ms(Math.min(...floor.map((f) => f.overhead)))}`
         )
+      if (trials.length)
+        console.log(
+          `  trial, Fanout (default settings) with ${TRIAL_ARGS.join(' ')} (BENCH_TRIAL_NODE_ARGS, in the same rounds): overhead median ${ms(medianOverhead(trials))}, min ${ms(Math.min(...trials.map((x) => x.overhead)))}; the default's ${ms(fanOverhead)}, min ${ms(Math.min(...fan.map((x) => x.overhead)))}`
+        )
       if (cc) {
         const [fm, cm] = [fanOverhead, medianOverhead(claude)]
         console.log(
@@ -310,6 +336,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const sides = [
         ['Fanout', handOffMedians(fan.map((m) => m.handOffs))],
         ['Claude Code', handOffMedians(claude.map((m) => m.handOffs))],
+        [`Fanout with ${TRIAL_ARGS.join(' ')}`, trials.length ? handOffMedians(trials.map((m) => m.handOffs)) : null],
         ['the SDK alone', handOffMedians(floor.map((f) => f.handOffs))]
       ].filter((x): x is [string, string] => x[1] !== null)
       if (sides.length)
@@ -319,7 +346,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       // The scripted server collects between runs (cost-server-process.ts); what it still collected inside them.
       const gcOf = (runs: Measured[]) => (runs.length ? `${median(runs.map((m) => m.stats.serverGcMs)).toFixed(1)} ms` : '-')
       console.log(`  the scripted server's own garbage collection inside a run, median: Fanout's runs ${gcOf(fan)}, Claude Code's ${gcOf(claude)}`)
-      for (const m of [...fan, prewarm, ...offs, ...claude]) if (!m.ok) console.log(`  a run failed: ${m.note}`)
+      for (const m of [...fan, prewarm, ...offs, ...trials, ...claude]) if (!m.ok) console.log(`  a run failed: ${m.note}`)
       const figures: SizeFigures = {
         claudeCodeAgents: cc ? cc.stats.agents : null,
         billed: { fanout: billed(first.stats), claudeCode: cc ? billed(cc.stats) : null },
@@ -351,6 +378,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
     if (SCENARIOS.includes('long')) await longSession(server, p, bin !== null)
   } finally {
     server.stop()
+    rmSync(TRIAL_CACHE, { recursive: true, force: true })
   }
   console.log(`  load average at the end: ${load()}`)
   return summary
