@@ -50,6 +50,7 @@ const PARTS = Number(process.env.BENCH_LONG_PARTS ?? 60)
 // flags and a code cache of its own (a cache made under other V8 flags is refused), printed beside the default's.
 // For trying a flag interleaved with the build as it is, not a figure of what users get.
 const TRIAL_ARGS = (process.env.BENCH_TRIAL_NODE_ARGS ?? '').split(' ').filter(Boolean)
+const TRIAL_CACHE = join(tmpdir(), `fanout-bench-trial-cache-${process.pid}`)
 // The long session of the compaction issue (#14): a 20 KB file read a turn on a model with a 200k-token window,
 // which overflows it about halfway through 60 parts unless the conversation is compacted.
 const PART_BYTES = Number(process.env.BENCH_LONG_PART_BYTES ?? 20 * 1024)
@@ -144,8 +145,6 @@ async function fanout(
   })
   return measured(run, await server.stats(), modelCalls, pace)
 }
-
-const TRIAL_CACHE = join(tmpdir(), `fanout-bench-trial-cache-${process.pid}`)
 
 /** The fan-out's hops by the SDK alone (sdk-floor.ts), its overhead computed as the two sides' are; null when it failed. */
 async function sdkFloorRun(
@@ -260,22 +259,12 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
   try {
     // One run of each, not shown: the first run of a binary after a build pays for its code cache and cold
     // file caches, which a person pays once, not at every run.
-    if (SCENARIOS.includes('fan-out'))
-      await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'first', FAN_PACE, CRITICAL_CALLS)
-    if (TRIAL_ARGS.length && SCENARIOS.includes('fan-out'))
-      await fanout(
-        server,
-        p,
-        `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`,
-        'first',
-        FAN_PACE,
-        CRITICAL_CALLS,
-        MODEL,
-        undefined,
-        TRIAL_ARGS
-      )
-    if (bin && SCENARIOS.includes('fan-out'))
-      await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, FAN_PACE, CRITICAL_CALLS)
+    const warmUp = `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`
+    // The trial's run: default settings, its flags and its own code cache.
+    const trial = (prompt: string) => fanout(server, p, prompt, 'first', FAN_PACE, CRITICAL_CALLS, MODEL, undefined, TRIAL_ARGS)
+    if (SCENARIOS.includes('fan-out')) await fanout(server, p, warmUp, 'first', FAN_PACE, CRITICAL_CALLS)
+    if (TRIAL_ARGS.length && SCENARIOS.includes('fan-out')) await trial(warmUp)
+    if (bin && SCENARIOS.includes('fan-out')) await claudeCode(server, p, warmUp, FAN_PACE, CRITICAL_CALLS)
     for (const size of SCENARIOS.includes('fan-out') ? SIZES : []) {
       const prompt = `${FAN_OUT_MARK} N=${size}: start ${size} agents at once, each lists the TypeScript files under src.`
       // Interleaved pairs: Fanout, Claude Code, Fanout, Claude Code…
@@ -293,7 +282,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         const bare = await sdkFloorRun(server, p, prompt, FAN_PACE)
         if (bare !== null) floor.push(bare)
         offs.push(await fanout(server, p, prompt, 'off', FAN_PACE, CRITICAL_CALLS))
-        if (TRIAL_ARGS.length) trials.push(await fanout(server, p, prompt, 'first', FAN_PACE, CRITICAL_CALLS, MODEL, undefined, TRIAL_ARGS))
+        if (TRIAL_ARGS.length) trials.push(await trial(prompt))
       }
       // Prewarm once, for its cost: the latency it adds (a whole model call) does not need a median to be seen.
       const prewarm = await fanout(server, p, prompt, 'prewarm', FAN_PACE, CRITICAL_CALLS)
