@@ -8,6 +8,7 @@
 // own randomBytes, never from here.
 import { randomFillSync } from 'node:crypto'
 import { closeSync, openSync, readSync } from 'node:fs'
+import { madeClean } from '../../shared/redact'
 
 const POOL_BYTES = 4096
 const pool = Buffer.alloc(POOL_BYTES)
@@ -57,3 +58,10 @@ export function randomUuid(): string {
   const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
 }
+
+/**
+ * randomUuid(), noted as holding no secret (madeClean, shared/redact.ts): for ids made here that go out through the
+ * redaction (a result or stream-json line's uuid, a message's or a team op's id). A new one is not scanned for a
+ * piece of a secret: the result line's cost ~0.1-0.2 ms on the way to `fanout run`'s answer.
+ */
+export const cleanUuid = (): string => madeClean(randomUuid())

@@ -3,7 +3,7 @@
 // permission_denials, terminal_reason, subagent_stats), so scripts and CI jobs written for Claude Code read
 // it unchanged. Fanout adds `status` (its own run status) and `error`; docs/claude-code-differences.md lists
 // the keys Claude Code has that Fanout leaves out.
-import { randomUuid } from '../../runtime/random-hex'
+import { cleanUuid } from '../../runtime/random-hex'
 import { apiUsage, emptyUsage } from '../../../shared/usage'
 import type { AgentRunResult } from '../../runtime/loop/types'
 import { contextWindowFor } from '../../runtime/model/context-window'
@@ -163,7 +163,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     subagent_stats: tally.stats,
     api_error_status: Number.isFinite(apiStatus) ? apiStatus : null,
     ...(apiError?.type ? { api_error_type: apiError.type } : {}),
-    uuid: randomUuid(),
+    uuid: cleanUuid(),
     ...(isError
       ? { errors: [status === 'max_turns' ? `Reached maximum number of turns (${tally.mainTurns})` : (error ?? `The run ended as ${status}.`)] }
       : {}),

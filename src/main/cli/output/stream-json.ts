@@ -9,7 +9,7 @@
 //   system/informational   a UserPromptSubmit hook kept the prompt from the model (just before its result)
 //   result                 last (result-message.ts)
 // Fanout's own per-agent events (deltas, status, permissions, teams) are `--output-format events`.
-import { randomUuid } from '../../runtime/random-hex'
+import { cleanUuid } from '../../runtime/random-hex'
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, ChatMessage } from '../../../shared/events'
 import { promptRefusalOf, type ResultMessage } from './result-message'
 
@@ -49,7 +49,7 @@ export class StreamJsonWriter {
   ) {}
 
   private base(): { session_id: string; uuid: string } {
-    return { session_id: this.s.sessionId, uuid: randomUuid() }
+    return { session_id: this.s.sessionId, uuid: cleanUuid() }
   }
 
   /** Subagent fields on assistant/user lines (Claude Code's), none for the main agent. */
@@ -166,7 +166,7 @@ export class StreamJsonWriter {
       skills: this.s.skillNames(),
       plugins: [],
       served_by_anthropic: this.s.servedByAnthropic,
-      uuid: randomUuid(),
+      uuid: cleanUuid(),
       fanout_version: this.s.version
     })
   }
@@ -250,7 +250,7 @@ export class StreamJsonWriter {
     this.write({
       type: 'assistant',
       message: {
-        id: randomUuid(),
+        id: cleanUuid(),
         model: '<synthetic>',
         role: 'assistant',
         stop_reason: 'end_turn',

@@ -9,7 +9,7 @@
 // by hard-linking a finished claim record to `claims/T`. link(2) fails if the name exists, so of two
 // readers at the same tip exactly one wins; the loser follows the winner's claim and tries again from
 // its end. Nothing is ever deleted, so the full history stays readable (and auditable) on disk.
-import { randomUuid } from '../random-hex'
+import { cleanUuid } from '../random-hex'
 import { existsSync } from 'node:fs'
 import { appendFile, mkdir, open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -61,7 +61,7 @@ export async function postMessage(
   message: { from: string; text: string; summary?: string }
 ): Promise<MailboxMessage> {
   const p = paths(dataDir, sessionId, to)
-  const msg: MailboxMessage = { id: randomUuid(), to, from: message.from, text: message.text, ts: Date.now() }
+  const msg: MailboxMessage = { id: cleanUuid(), to, from: message.from, text: message.text, ts: Date.now() }
   if (message.summary !== undefined) msg.summary = message.summary
   await mkdir(join(p.file, '..'), { recursive: true })
   // The leading newline isolates this line from a torn fragment a crashed writer might have left.

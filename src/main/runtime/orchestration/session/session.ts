@@ -4,7 +4,7 @@
 // its agents are given (agent-services.ts: tools, prompts, main agent, delivery, team), which the helpers
 // get instead of the session. Reopening restores its agents through restore-agents.ts. Adapters (CLI, app,
 // browser mode) create or reopen one, subscribe to its events and use its public methods below.
-import { randomUuid } from '../../random-hex'
+import { cleanUuid } from '../../random-hex'
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -55,7 +55,7 @@ const mainAgentIdOf = (sessionId: string): string => `main-${sessionId.slice(0, 
 
 /** A new session's id, and its main agent's, known to the redaction as made here (shared/redact.ts madeClean). */
 function newSessionId(): string {
-  const id = madeClean(randomUuid())
+  const id = cleanUuid()
   madeClean(mainAgentIdOf(id))
   return id
 }
@@ -492,11 +492,14 @@ export class AgentSession {
     while (runs.size) await Promise.allSettled([...runs])
   }
 
-  /** Everything recorded so far is on disk: transcripts, session.json, state files and output logs. */
-  async flush(): Promise<void> {
+  /**
+   * Everything recorded so far is on disk: transcripts, session.json, state files and output logs.
+   * `endState: false` leaves the state file the session's last run ended with to close() (runs/persistence.ts).
+   */
+  async flush(opts: { endState?: boolean } = {}): Promise<void> {
     await this.history?.flush()
     await this.services.team.flush()
-    await this.files.flush()
+    await this.files.flush(opts)
   }
 
   /**

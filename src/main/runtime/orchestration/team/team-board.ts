@@ -1,7 +1,7 @@
 // A team's durable state: the op log on disk and its fold in memory. `run` appends an operation, reads the
 // log up to and past it, and returns what the fold decided for it — so two agents (or processes) claiming
 // the same task both write their claim, and both learn from the one file order which of them got it.
-import { randomUuid } from '../../random-hex'
+import { cleanUuid } from '../../random-hex'
 import type { TeamSnapshot } from '../../../../shared/team'
 import { OpLog } from './op-log'
 import { applyOp, emptyTeamState, type OpOutcome, type CallRecord, type TeamState } from './team-fold'
@@ -31,7 +31,7 @@ export class TeamBoard {
 
   /** Records one operation and returns whether it took effect, and if not, why. */
   async run(input: TeamOpInput): Promise<OpOutcome> {
-    const op = { ...input, opId: randomUuid(), ts: Date.now() } as TeamOp
+    const op = { ...input, opId: cleanUuid(), ts: Date.now() } as TeamOp
     this.outcomes.set(op.opId, null)
     try {
       await this.log.append(op)
