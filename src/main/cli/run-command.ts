@@ -202,11 +202,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   // The look for worktrees left behind (when it had no quiet moment) runs beside the writes below.
   const looked = leftovers.settle()
-  // The answer waits until the session's record says what it says: every transcript line and state written,
-  // and session.json with the runs' ends (written as the last run ended, session-recorder.ts). The rest of the
-  // close (SessionEnd hooks, MCP servers, the files let go, the lock) comes after it: nothing there changes
-  // what the record or the answer says, and a kill in between leaves a session that reads as it ended.
-  const settled = session.flush().then(
+  // The answer waits until the session's record says what it says: every transcript line written, and
+  // session.json with the runs' ends (written as the last run ended, session-recorder.ts). The rest of the
+  // close (SessionEnd hooks, MCP servers, the state the last run ended with, the files let go, the lock) comes
+  // after it: nothing there changes what the record or the answer says (until its state is written, a restart
+  // goes by the transcript's end), and a kill in between leaves a session that reads as it ended.
+  const settled = session.flush({ endState: false }).then(
     () => null,
     (err: unknown) => ({ err })
   )

@@ -87,7 +87,7 @@ describe('session persistence', () => {
     expect(missing).toEqual([])
   })
 
-  describe('the state a run ends with: written at once, fsynced a moment later with the others', () => {
+  describe("the state a run ends with: written whole (a subagent's at once, the session's last with the next batch), fsynced a moment later with the others", () => {
     function setUp(opts: { endSyncMs?: number; failSync?: boolean } = {}) {
       const sessionId = 'sess-end'
       const registry = new AgentRegistry()
@@ -140,6 +140,22 @@ describe('session persistence', () => {
       await until(() => synced.length === 2)
       expect([...synced].sort()).toEqual([...files].sort())
       await persistence.close()
+    })
+
+    it("the session's last end waits for the batch: the answer's flush leaves it (the transcript has the end), a full flush or close writes it", async () => {
+      const { persistence, end } = setUp({ endSyncMs: 60_000 })
+      await persistence.recorder.ready
+      const file = end(0)
+      const transcript = persistence.transcriptFile('worker-0')
+      await persistence.flush({ endState: false })
+      expect(readFileSync(transcript, 'utf8')).toContain('"type":"agent_end"')
+      expect(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).status : 'none').not.toBe('completed')
+      await persistence.flush()
+      expect(JSON.parse(readFileSync(file, 'utf8')).status).toBe('completed')
+      const other = end(1, 'failed')
+      await persistence.flush({ endState: false })
+      await persistence.close()
+      expect(JSON.parse(readFileSync(other, 'utf8')).status).toBe('failed')
     })
 
     it('says so when the fsync fails', async () => {

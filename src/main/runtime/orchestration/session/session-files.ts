@@ -78,8 +78,8 @@ export class SessionFiles {
     return this.persistence ? this.persistence.writeState(handle, 'queued', prompt ?? undefined) : Promise.resolve()
   }
 
-  async flush(): Promise<void> {
-    await Promise.all([this.persistence?.flush(), this.outputLogs.flush()])
+  async flush(opts: { endState?: boolean } = {}): Promise<void> {
+    await Promise.all([this.persistence?.flush(opts), this.outputLogs.flush()])
   }
 
   async close(): Promise<void> {
