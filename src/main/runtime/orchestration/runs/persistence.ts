@@ -131,20 +131,19 @@ export class SessionPersistence {
 
   /** Writes the states queued for the batch now; `endState: false` leaves the last run's end state queued. */
   private writeBatch(endState = true): void {
-    if (this.batchTimer) clearTimeout(this.batchTimer)
-    this.batchTimer = null
+    const ends = endState ? [...this.ending.values()] : []
+    if (endState) this.ending.clear()
+    // An end state left queued keeps the batch's timer: it is written when that fires.
+    if (this.batchTimer && !this.ending.size) {
+      clearTimeout(this.batchTimer)
+      this.batchTimer = null
+    }
     const handles = [...this.starting.values()]
     this.starting.clear()
     // The state follows the transcript: a state saying the agent runs, written before its agent_start line
     // (which the recorder batches), would leave a crash in between an agent no restart can start again.
     // By now the transcript's batch has usually gone out, so this waits for it rather than forcing it.
     for (const handle of handles) void this.writeState(handle, 'running', undefined, this.flushAgent(handle.id))
-    if (!endState) {
-      if (this.ending.size) this.batchTimer = setTimeout(() => this.writeBatch(), STATE_BATCH_MS)
-      return
-    }
-    const ends = [...this.ending.values()]
-    this.ending.clear()
     // No temp is made ahead for a next state when nothing runs (SessionRecorder.nothingRuns).
     for (const { handle, status } of ends) void this.writeState(handle, status, undefined, this.flushAgent(handle.id), this.recorder.nothingRuns())
   }
