@@ -5,6 +5,7 @@
 // A worktree a killed `git worktree add` left half made is removed then, not just listed: it never held work
 // (cleanupOrphan proves that first, else it stays listed), and while it is registered its placeholder HEAD
 // breaks `git log --all` in the person's repository (worktrees/half-made.ts).
+import { QuietDeadline } from '../runtime/clock'
 import type { AgentSession } from '../runtime/orchestration'
 import type { OrphanWorktree } from '../runtime/worktrees'
 
@@ -19,7 +20,8 @@ export interface OrphanNote {
 export function orphanNote(session: Pick<AgentSession, 'bus' | 'findOrphans' | 'cleanupOrphan'>, write: (line: string) => void): OrphanNote {
   let answered = false
   let look: Promise<void> | null = null
-  let timer: NodeJS.Timeout | undefined
+  // Pushed back by each start; its timer is not what keeps the process up.
+  const quiet = new QuietDeadline(QUIET_MS, () => void start(), false)
   const note = async (): Promise<void> => {
     const left: OrphanWorktree[] = []
     let removed = 0
@@ -45,13 +47,11 @@ export function orphanNote(session: Pick<AgentSession, 'bus' | 'findOrphans' | '
     if (look || !STARTS.has(e.type)) return
     if (e.type === 'usage') answered = true
     if (!answered) return
-    clearTimeout(timer)
-    timer = setTimeout(start, QUIET_MS)
-    timer.unref()
+    quiet.poke()
   })
   return {
     settle() {
-      clearTimeout(timer)
+      quiet.stop()
       unsubscribe()
       return answered ? start() : Promise.resolve()
     }

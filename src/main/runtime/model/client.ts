@@ -19,7 +19,7 @@ import { withCacheFill } from './cache-fill'
 import { assertSendable } from './request-invariants'
 import type { Usage } from '../../../shared/usage'
 import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
-import { monotonicMs } from '../clock'
+import { monotonicMs, QuietDeadline } from '../clock'
 import { connectAhead } from './connect-ahead'
 
 export interface ModelClientConfig {
@@ -165,16 +165,17 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     slot: Ticket,
     handlers: StreamHandlers
   ): Promise<void> {
-    // A stalled stream never ends on its own: a watchdog, re-armed by every event, cuts it. The attempt
+    // A stalled stream never ends on its own: a watchdog, pushed back by every event, cuts it. The attempt
     // has its own controller that the caller's signal and the watchdog both abort (cheaper than AbortSignal.any).
     const attemptAbort = new AbortController()
     let idle = false
     const onAbort = () => attemptAbort.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
-    const watchdog = setTimeout(() => {
+    const watchdog = new QuietDeadline(idleMs, () => {
       idle = true
       attemptAbort.abort()
-    }, idleMs)
+    })
+    watchdog.poke()
     let streaming = false
     // Connections for the subagents this reply starts, opened while it streams, no more than the rate limiter lets go at once.
     const ahead =
@@ -194,7 +195,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         const event = next.value
         // Events already read when the call was stopped are not taken: nothing reaches the caller after its stop.
         if (attemptAbort.signal.aborted) break
-        watchdog.refresh()
+        watchdog.poke()
         acc.add(event)
         // The message is whole at message_stop: what is left of the body (its end) is read on without the
         // reply waiting for it (a quarter to half a millisecond on every hop between agents).
@@ -211,7 +212,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       if (streaming && err instanceof SyntaxError && !signal?.aborted) throw new StreamMalformedError(`a data line is not JSON: ${err.message}`)
       if (!idle || signal?.aborted) throw err
     } finally {
-      clearTimeout(watchdog)
+      watchdog.stop()
       signal?.removeEventListener('abort', onAbort)
     }
     // The SDK ends iteration quietly when the signal aborts; the caller checks the signal.
