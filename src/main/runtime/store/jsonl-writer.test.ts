@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { open, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -28,6 +29,25 @@ describe('JsonlWriter', () => {
     const got = await lines(file)
     expect(got[0]).toEqual({ type: 'header' })
     expect(got.slice(1).map((v) => v.n)).toEqual(Array.from({ length: 5000 }, (_, i) => i))
+  })
+
+  it('sixteen writers with lines waiting share one timer, and each is written within its delay', async () => {
+    const set = vi.spyOn(globalThis, 'setTimeout')
+    try {
+      const writers = Array.from({ length: 16 }, (_, i) => new JsonlWriter<{ n: number }>(join(dir, `t${i}.jsonl`), { flushDelayMs: 5 }))
+      for (const [i, w] of writers.entries()) w.append({ n: i })
+      expect(set.mock.calls.filter(([, ms]) => ms === 5)).toHaveLength(1)
+      // Written by the tick alone, no flush asked for.
+      const written = (file: string) => existsSync(file) && readFileSync(file, 'utf8').endsWith('}\n')
+      await waitUntil(() => writers.every((w) => written(w.file)), 'every writer written by the tick')
+      for (const [i, w] of writers.entries()) expect(await lines(w.file)).toEqual([{ n: i }])
+      // A flush that takes the last waiting writer off the tick leaves no timer behind to keep the process up.
+      writers[0].append({ n: 99 })
+      await writers[0].flush()
+      await Promise.all(writers.map((w) => w.close()))
+    } finally {
+      set.mockRestore()
+    }
   })
 
   it('keeps appending to an existing file without a second header, and ends a torn last line first', async () => {

@@ -41,6 +41,45 @@ export const DEFAULT_FLUSH_DELAY_MS = 16
  */
 const WRITE_HERE_UP_TO = 64 * 1024
 
+/**
+ * One timer per delay for all writers with values waiting, not one per writer per batch: each agent of a fan-out
+ * has its own transcript, and a timer for each of their batches went through Node's timer list as many times
+ * (see clock.ts, QuietDeadline). A batch waits at most its delay, as before; one that began just before a tick
+ * set by another writer is written with that tick, sooner.
+ */
+class BatchTick {
+  private due = new Set<() => void>()
+  private timer: ReturnType<typeof setTimeout> | null = null
+  constructor(private readonly ms: number) {}
+
+  add(write: () => void): void {
+    this.due.add(write)
+    // Kept ref'd on purpose: a process about to exit still writes what it queued.
+    this.timer ??= setTimeout(this.fire, this.ms)
+  }
+
+  delete(write: () => void): void {
+    this.due.delete(write)
+    if (this.due.size || !this.timer) return
+    clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private readonly fire = (): void => {
+    this.timer = null
+    const due = this.due
+    this.due = new Set()
+    for (const write of due) write()
+  }
+}
+
+const ticks = new Map<number, BatchTick>()
+const batchTick = (ms: number): BatchTick => {
+  let tick = ticks.get(ms)
+  if (!tick) ticks.set(ms, (tick = new BatchTick(ms)))
+  return tick
+}
+
 type Opened = { handle: AppendFile; prefix: string; header: boolean }
 
 /** Writes all of `buf` at the end of the file (opened for appending), on the calling thread. */
@@ -54,7 +93,8 @@ export class JsonlWriter<T = unknown> {
   private unwritten = ''
   /** `unwritten` begins with the header: a file opened again (after release) must not get another. */
   private headerUnwritten = false
-  private timer: ReturnType<typeof setTimeout> | null = null
+  /** Waiting for its delay's tick (batchTick). */
+  private scheduled = false
   private writing: Promise<void> | null = null
   private handle: AppendFile | null = null
   /** Values appended so far, and how many of them are on disk: a flush waits for those before it, not after. */
@@ -180,9 +220,9 @@ export class JsonlWriter<T = unknown> {
   }
 
   private schedule(): void {
-    if (this.timer || this.writing) return // a running drain picks up new values itself
-    // Kept ref'd on purpose: a process about to exit still writes what it queued.
-    this.timer = setTimeout(() => this.onTimer(), this.delay)
+    if (this.scheduled || this.writing) return // a running drain picks up new values itself
+    this.scheduled = true
+    batchTick(this.delay).add(this.onTick)
   }
 
   /** While failing: tried again now and then, so writing goes on when space returns even if nothing new comes. */
@@ -203,13 +243,13 @@ export class JsonlWriter<T = unknown> {
   }
 
   private cancelTimer(): void {
-    if (!this.timer) return
-    clearTimeout(this.timer)
-    this.timer = null
+    if (!this.scheduled) return
+    this.scheduled = false
+    batchTick(this.delay).delete(this.onTick)
   }
 
-  private onTimer(): void {
-    this.timer = null
+  private readonly onTick = (): void => {
+    this.scheduled = false
     if (!this.writing) this.startDrain()
   }
 
