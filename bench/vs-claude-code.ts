@@ -42,7 +42,9 @@ interface Pace {
 const FAN_PACE: Pace = { latency: L, rate: RATE }
 const LONG_PACE: Pace = { latency: LONG_L, rate: 0 }
 const SIZES = (process.env.BENCH_CC_SIZES ?? '4,16,64').split(',').map(Number)
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 5)
+// Nine, not five: with five pairs a 16-way median moved by several ms from one run to the next on either side
+// (cost-and-prompt-cache.md), enough to turn the 10× verdict either way.
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 9)
 // Which scenarios to run (a comma list of fan-out, forks, long; default all), e.g. only the long session.
 const SCENARIOS = (process.env.BENCH_CC_SCENARIOS ?? 'fan-out,forks,long').split(',').map((x) => x.trim())
 const PARTS = Number(process.env.BENCH_LONG_PARTS ?? 60)
