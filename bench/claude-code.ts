@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { claudeCode, runClaudeCode as runKit } from '../test/differential/claude-code'
+import { machineNow } from './machine-clock'
 
 export { CLAUDE_CODE_VERSION } from '../test/differential/claude-code'
 
@@ -23,13 +24,11 @@ export function claudeCodeVersion(bin: string): string {
 
 export interface ClaudeCodeRun {
   code: number | null
-  /** Epoch ms when its JSON result had been printed. */
+  /** When its JSON result had been printed, ms on the machine's monotonic clock (machine-clock.ts). */
   endedAt: number
   result: any
   stderr: string
 }
-
-const epochNow = () => performance.timeOrigin + performance.now()
 
 /** `claude -p PROMPT --output-format json` in `cwd` against `baseUrl`; resolves once it exits. */
 export async function runClaudeCode(opts: {
@@ -49,11 +48,11 @@ export async function runClaudeCode(opts: {
     baseUrl: opts.baseUrl,
     args,
     timeoutMs: 600_000,
-    onStdout: (out) => void (!endedAt && out.trimEnd().endsWith('}') && (endedAt = epochNow()))
+    onStdout: (out) => void (!endedAt && out.trimEnd().endsWith('}') && (endedAt = machineNow()))
   })
   let result: any = null
   try {
     result = JSON.parse(run.stdout)
   } catch {}
-  return { code: run.code, endedAt: endedAt || epochNow(), result, stderr: run.stderr }
+  return { code: run.code, endedAt: endedAt || machineNow(), result, stderr: run.stderr }
 }

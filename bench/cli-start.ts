@@ -15,6 +15,7 @@ import { claudeCodeBinary, claudeCodeVersion, runClaudeCode } from './claude-cod
 import { START_MARK } from './cost-server'
 import { CostServer } from './cost-server-process'
 import { runFanoutProcess } from './fanout-process'
+import { machineNow } from './machine-clock'
 
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 9)
 const MODEL = 'claude-sonnet-5-5'
@@ -33,8 +34,6 @@ export interface CliStartFigures {
   skip?: string
 }
 
-const epochNow = () => performance.timeOrigin + performance.now()
-
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
@@ -46,7 +45,7 @@ const describe = (label: string, runs: number[]): string =>
 /** Spawn → first request with the prompt, ms; undefined when none arrived (the run failed). */
 async function timed(server: CostServer, start: () => Promise<unknown>): Promise<number | undefined> {
   await server.reset(0)
-  const started = epochNow()
+  const started = machineNow()
   await start()
   const { promptArrival } = await server.stats()
   return promptArrival ? promptArrival - started : undefined

@@ -18,6 +18,7 @@ import { reply, startScriptedServer, type ParsedRequest, type RecordedRequest, t
 import { contextWindowFor } from '../src/main/runtime/model/context-window'
 import { CACHE_PRICE } from '../src/main/runtime/model/prompt-cache-rules'
 import { ledgerProgress, ledgerTurn } from '../src/main/runtime/orchestration/testing/long-session'
+import { machineFromPerf } from './machine-clock'
 
 export interface RunStats {
   requests: number
@@ -28,9 +29,9 @@ export interface RunStats {
   write5m: number
   write1h: number
   output: number
-  /** Epoch ms (sub-ms precision) of the first request's arrival. */
+  /** The first request's arrival, ms on the machine's monotonic clock (machine-clock.ts). */
   firstArrival: number
-  /** Epoch ms of the first request that carries the person's prompt (a bench mark, FANOUT-BENCH…); 0 if none. */
+  /** The arrival (the same clock) of the first request that carries the person's prompt (a bench mark, FANOUT-BENCH…); 0 if none. */
   promptArrival: number
   /** Distinct fan-out workers and forks that called the model: the agents that really ran. */
   agents: number
@@ -48,7 +49,7 @@ export interface RunStats {
   /**
    * A fan-out's hand-offs on its critical path, in ms of the server's clock (null outside a fan-out): the main
    * agent's reply end → the last worker's first request, that worker's tool reply end → its next request, the
-   * last worker's answer end → the main agent's next request. `lastReply` is the epoch ms the main agent's last
+   * last worker's answer end → the main agent's next request. `lastReply` is when (the same clock) the main agent's last
    * reply ended: the printed answer after it is the fourth hand-off (vs-claude-code.ts).
    */
   handOffs: { spawn: number; tool: number; report: number; lastReply: number } | null
@@ -95,7 +96,7 @@ function handOffsOf(reqs: RecordedRequest[]): RunStats['handOffs'] {
     spawn: last.receivedAt - m0.repliedAt,
     tool: next.receivedAt - last.repliedAt,
     report: m1.receivedAt - Math.max(...answers.map((r) => r.repliedAt!)),
-    lastReply: performance.timeOrigin + m1.repliedAt
+    lastReply: machineFromPerf(m1.repliedAt!)
   }
 }
 
@@ -218,7 +219,7 @@ function requestLog(reqs: RecordedRequest[]): string {
   return `${lines.join('\n')}\n--\n`
 }
 
-const arrivalOf = (req: RecordedRequest | undefined): number => (req ? performance.timeOrigin + req.receivedAt : 0)
+const arrivalOf = (req: RecordedRequest | undefined): number => (req ? machineFromPerf(req.receivedAt) : 0)
 
 /** Entry of the server process: prints its URL, then answers control lines. */
 export async function serveCost(): Promise<void> {
@@ -267,7 +268,7 @@ export async function serveCost(): Promise<void> {
         write5m: sum((c) => c.write5m),
         write1h: sum((c) => c.write1h),
         output,
-        firstArrival: reqs.length ? performance.timeOrigin + reqs[0].receivedAt : 0,
+        firstArrival: arrivalOf(reqs[0]),
         promptArrival: arrivalOf(reqs.find((r) => userTexts(r).some((t) => t.includes(BENCH_MARK)))),
         agents: new Set(
           reqs.flatMap((r) =>

@@ -9,16 +9,15 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { machineNow } from './machine-clock'
 
 export interface FanoutRun {
   code: number | null
-  /** Epoch ms when its JSON result had been printed. */
+  /** When its JSON result had been printed, ms on the machine's monotonic clock (machine-clock.ts). */
   endedAt: number
   result: any
   stderr: string
 }
-
-const epochNow = () => performance.timeOrigin + performance.now()
 
 /**
  * `fanout run -p PROMPT --output-format json` in `cwd` against `baseUrl`; resolves once it exits. `settings`
@@ -99,8 +98,8 @@ export function watchChild(
   let endedAt = 0
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
     stdout += d
-    if (!endedAt && done(stdout)) endedAt = epochNow()
+    if (!endedAt && done(stdout)) endedAt = machineNow()
   })
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, endedAt: endedAt || epochNow(), stdout, stderr })))
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, endedAt: endedAt || machineNow(), stdout, stderr })))
 }

@@ -9,6 +9,7 @@ import type { HostHandlers, RuntimeHost } from '../src/shared/host'
 import type { HostNotice, SessionSummary } from '../src/shared/ipc-contract'
 import { HostListeners } from '../src/main/runtime/host/host-listeners'
 import { createSessionRecorder, type SessionRecorder } from '../src/main/runtime/store'
+import { hostNow } from './ui-clock'
 
 export interface StreamPlan {
   agents: number
@@ -28,8 +29,6 @@ export interface StreamRun {
 
 const COLORS = ['blue', 'green', 'purple', 'orange', 'pink', 'cyan', 'yellow', 'red']
 const WORDS = 'the parser reads each token and the lexer keeps its position so that errors can say where they happened while callers'.split(' ')
-
-const epochNow = () => performance.timeOrigin + performance.now()
 
 /** A delta of realistic shape: a few words, sometimes inline code or bold, a paragraph break now and then. */
 function deltaText(seq: number): string {
@@ -114,7 +113,7 @@ export class StreamHost implements RuntimeHost {
                     return resolve()
                   }
                   const seq = sent[id].length
-                  sent[id].push(epochNow())
+                  sent[id].push(hostNow())
                   this.emit(id, s.mainId, `toolu_${i}`, { type: 'text_delta', text: deltaText(seq) })
                   // Now and then a model call ends, as in a real run: the tile's figures (turn, tokens, cost,
                   // context) change with the text.
@@ -162,7 +161,7 @@ export class StreamHost implements RuntimeHost {
 
   private fanOut(prompt: string): void {
     const s = this.session!
-    this.burstAt = epochNow()
+    this.burstAt = hostNow()
     const main = (p: EventPayload) => this.emit(s.mainId, null, null, p)
     main({
       type: 'agent_start',

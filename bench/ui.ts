@@ -33,6 +33,7 @@ import {
   type StreamProbeResult
 } from './ui-probe'
 import { StreamHost, type StreamRun } from './ui-stream-host'
+import { onPageClock, pageClockOffset } from './ui-clock'
 import { benchFloor } from './ui-floor'
 import { benchPaneSwitch } from './ui-switch'
 import { pct, sortNum } from './percentile'
@@ -199,6 +200,8 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const loadBefore = load()
     const metrics = await rendererMetrics(page)
     const metricsBefore = await metrics()
+    // The host stamps what it sends on its clock, the page what it paints on its own: lined up here (ui-clock.ts).
+    const clock = await pageClockOffset(page)
     // Measured from before the prompt is sent: the 64 agents' start burst is part of what is measured.
     await page.evaluate(startStreamProbe, AGENTS)
     await page.getByTestId('new-prompt-send').click()
@@ -219,7 +222,8 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const loopDelay = monitorEventLoopDelay({ resolution: 1 })
     loopDelay.enable()
     const cpuBefore = process.cpuUsage()
-    const run = await host.stream(SECONDS)
+    const hostRun = await host.stream(SECONDS)
+    const run: StreamRun = { ...hostRun, sent: onPageClock(hostRun.sent, clock.offset) }
     loopDelay.disable()
     const processCpu = process.cpuUsage(cpuBefore)
     await page.waitForTimeout(400) // the last deltas reach the screen
@@ -243,7 +247,7 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const arrived = ARRIVALS ? sortNum(deliveryLatencies(run, { seen: await page.evaluate(arrivals), onScreen: probe.onScreen }).latencies) : null
     const painted = deliveryLatencies(run, { seen: probe.painted, onScreen: probe.onScreen })
     const paintLat = sortNum(painted.latencies)
-    const burst = probe.tilesPaintedAt ? probe.tilesPaintedAt - host.burstAt : NaN
+    const burst = probe.tilesPaintedAt ? probe.tilesPaintedAt - (host.burstAt + clock.offset) : NaN
     const longest = Math.max(0, ...probe.longTasks)
     // Long tasks of the start burst (tiles mounting) and of the stream are different work: said apart.
     const inBurst = probe.longTaskAt.filter((at) => !probe.tilesPaintedAt || at < probe.tilesPaintedAt).length
@@ -255,7 +259,7 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     console.log(`  start burst         ${AGENTS} agents' start events → all ${AGENTS} tiles painted in ${ms(burst)} (frames and long tasks below include it)`)
     console.log(`  deltas sent         ${sent} (${(sent / (run.durationMs / 1000)).toFixed(0)}/s)`)
     console.log(
-      `  frames              ${frames.length} (${(frames.length / (probe.elapsedMs / 1000)).toFixed(1)} fps); interval p50 ${ms(pct(frames, 50))}, p95 ${ms(pct(frames, 95))}, p99 ${ms(pct(frames, 99))}, max ${ms(longestFrame)}; ${droppedFrames} frames over 1.5× the median; clock ${isolated ? 'to 5 µs (cross-origin isolated)' : 'to 100 µs with jitter (not cross-origin isolated)'}`
+      `  frames              ${frames.length} (${(frames.length / (probe.elapsedMs / 1000)).toFixed(1)} fps); interval p50 ${ms(pct(frames, 50))}, p95 ${ms(pct(frames, 95))}, p99 ${ms(pct(frames, 99))}, max ${ms(longestFrame)}; ${droppedFrames} frames over 1.5× the median; clock ${isolated ? 'to 5 µs (cross-origin isolated)' : 'to 100 µs with jitter (not cross-origin isolated)'}, ${clock.offset >= 0 ? '+' : '−'}${ms(Math.abs(clock.offset))} from the bench's (round trip ${ms(clock.roundTrip)})`
     )
     console.log(`  p95 frame time      ${ms(pct(frames, 95))}  (target ≤ 16.7 ms, one vsync: ${verdict(frameMet(pct(frames, 95)))})`)
     console.log(
