@@ -186,6 +186,39 @@ describe('background agents', () => {
     expect(existsSync(f.session.registry.get(workerEnd.agentId)!.outputFile!)).toBe(true)
   })
 
+  it("a background agent is not stopped as stalled when the wall clock jumps (a laptop's sleep, a clock set forward)", async () => {
+    const hold = latch()
+    const f = await makeFixture(
+      [
+        scriptedAgent('worker', 'Slow job', [heldUntil(hold, reply.text('Slow job done.'))]),
+        mainAgent([
+          reply.toolUse('Agent', { description: 'Slow job', prompt: 'Slow job', run_in_background: true }),
+          reply.text('waiting'),
+          (req) => reply.text(req.lastUserText.includes('Slow job done.') ? 'the worker finished' : 'unexpected')
+        ])
+      ],
+      { backgroundStallMs: 3000 }
+    )
+    await f.session.run('go')
+    // The machine's clock is set an hour forward while the worker waits on the model for 1.5 s: the stall watch
+    // looks several times meanwhile, and the worker was quiet for 1.5 s, not an hour.
+    const realNow = Date.now
+    const jumped = realNow() + 3600_000
+    const base = realNow()
+    Date.now = () => jumped + (realNow.call(Date) - base)
+    try {
+      await new Promise((r) => setTimeout(r, 1500))
+      hold.open()
+      await f.session.idle()
+    } finally {
+      Date.now = realNow
+    }
+    const workerEnd = ends(f.events).find((e) => e.agentId !== f.session.mainAgentId)!
+    expect(workerEnd.status).toBe('completed')
+    expect(workerEnd.error).toBeUndefined()
+    expect(f.session.lastResult?.result).toBe('the worker finished')
+  })
+
   it('a report for a subagent that has already finished goes to the nearest agent still running (here the main agent)', async () => {
     const release = latch()
     const f = await makeFixture([

@@ -9,6 +9,7 @@ import type { SentHistory } from '../../model/request-invariants'
 import type { SlotLease } from './limits'
 import type { NestedInstructions } from '../../context/nested-instructions'
 import type { PermissionRule } from '../../permissions/rules'
+import { monotonicMs } from '../../clock'
 
 export interface AgentHandle {
   id: string
@@ -50,7 +51,10 @@ export interface AgentHandle {
   sentHistory?: SentHistory
   /** Turns over every run. */
   turnCount: number
-  /** When this agent last emitted an event (stall detection). */
+  /**
+   * When this agent last emitted an event (stall detection), on the monotonic clock: a laptop's sleep or a
+   * clock set forward is not time the agent was quiet.
+   */
   lastEventAt: number
   /** The tools it was resolved to, kept so a resume gets the same set. */
   toolNames?: string[]
@@ -117,7 +121,7 @@ export function newAgentHandle(identity: AgentIdentity): AgentHandle {
     startedAt: now,
     run: null,
     turnCount: 0,
-    lastEventAt: now
+    lastEventAt: monotonicMs()
   }
 }
 
@@ -148,7 +152,7 @@ export class AgentRegistry {
   note(event: AgentEvent): void {
     const handle = this.agents.get(event.agentId)
     if (!handle) return
-    handle.lastEventAt = Date.now()
+    handle.lastEventAt = monotonicMs()
     if (event.type === 'usage') handle.usage = addUsage(handle.usage, event.usage)
     else if (event.type === 'agent_start') handle.status = 'running'
     else if (event.type === 'agent_end') handle.status = event.status

@@ -16,6 +16,7 @@ import { runAgentOnce, type RunHost } from './run-agent-once'
 import { takeStartTurn, type StartTurn } from './start-line'
 import type { ChildResult, RunRequest, SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
+import { monotonicMs } from '../../clock'
 
 const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
 
@@ -278,10 +279,10 @@ function eventFilter(session: SubagentRunHost, handle: AgentHandle, req: RunRequ
 function watchStall(session: SubagentRunHost, handle: AgentHandle, onStall: (ms: number) => void): (() => void) | null {
   const limit = session.backgroundStallMs
   if (!Number.isFinite(limit) || limit <= 0) return null
-  handle.lastEventAt = Date.now()
+  handle.lastEventAt = monotonicMs()
   const timer = setInterval(
     () => {
-      const quiet = Date.now() - handle.lastEventAt
+      const quiet = monotonicMs() - handle.lastEventAt
       if (quiet < limit) return
       clearInterval(timer)
       onStall(limit)

@@ -22,6 +22,7 @@ import { MAIN_AGENT_TYPE } from '../prompts/main-prompt'
 import { childPermissionMode } from '../spawn/spawn'
 import type { SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
+import { monotonicMs } from '../../clock'
 
 export { RESUME_AFTER_RESTART_NOTE }
 
@@ -171,7 +172,7 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     messages: loaded.messages.slice(0, loaded.messages.length - loaded.decided.length),
     run: null,
     turnCount: state.turnCount,
-    lastEventAt: Date.now(),
+    lastEventAt: monotonicMs(),
     toolNames,
     ...(state.background ? { background: true } : {}),
     ...(fork ? { fork: true } : {}),
