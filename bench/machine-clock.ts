@@ -5,9 +5,10 @@
 // after it reads seconds apart from one started before (seen: 6.7 s added to every start-to-first-request
 // figure of one run, Fanout's and Claude Code's alike). A page's clock is lined up by round trips
 // (ui-clock.ts).
+import { monotonicMs } from '../src/main/runtime/clock'
 
-/** Now on the machine's monotonic clock, ms. */
-export const machineNow = (): number => Number(process.hrtime.bigint()) / 1e6
+/** Now on the machine's monotonic clock, ms (the runtime's own monotonicMs: process.hrtime, the same in every process). */
+export const machineNow = monotonicMs
 
 /** A `performance.now()` stamp of this process on the machine's monotonic clock, ms. */
 export const machineFromPerf = (at: number): number => machineNow() - (performance.now() - at)

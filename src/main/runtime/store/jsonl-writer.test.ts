@@ -42,8 +42,12 @@ describe('JsonlWriter', () => {
       await waitUntil(() => writers.every((w) => written(w.file)), 'every writer written by the tick')
       for (const [i, w] of writers.entries()) expect(await lines(w.file)).toEqual([{ n: i }])
       // A flush that takes the last waiting writer off the tick leaves no timer behind to keep the process up.
+      const cleared = vi.spyOn(globalThis, 'clearTimeout')
       writers[0].append({ n: 99 })
+      const tick = set.mock.results.at(-1)!.value
       await writers[0].flush()
+      expect(cleared).toHaveBeenCalledWith(tick)
+      cleared.mockRestore()
       await Promise.all(writers.map((w) => w.close()))
     } finally {
       set.mockRestore()

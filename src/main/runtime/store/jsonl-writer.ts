@@ -8,6 +8,7 @@ import { mkdir, open, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { errorMessage } from '../../../shared/error-message'
 import { FdFile, type AppendFile } from './fd-file'
+import { batchTick } from './batch-tick'
 
 export interface JsonlWriterOptions<T> {
   /** How long values wait to be written with later ones. Default 16 ms. */
@@ -40,45 +41,6 @@ export const DEFAULT_FLUSH_DELAY_MS = 16
  * cache that takes 10-30 µs here. A larger batch (a big tool result) still goes through the pool.
  */
 const WRITE_HERE_UP_TO = 64 * 1024
-
-/**
- * One timer per delay for all writers with values waiting, not one per writer per batch: each agent of a fan-out
- * has its own transcript, and a timer for each of their batches went through Node's timer list as many times
- * (see clock.ts, QuietDeadline). A batch waits at most its delay, as before; one that began just before a tick
- * set by another writer is written with that tick, sooner.
- */
-class BatchTick {
-  private due = new Set<() => void>()
-  private timer: ReturnType<typeof setTimeout> | null = null
-  constructor(private readonly ms: number) {}
-
-  add(write: () => void): void {
-    this.due.add(write)
-    // Kept ref'd on purpose: a process about to exit still writes what it queued.
-    this.timer ??= setTimeout(this.fire, this.ms)
-  }
-
-  delete(write: () => void): void {
-    this.due.delete(write)
-    if (this.due.size || !this.timer) return
-    clearTimeout(this.timer)
-    this.timer = null
-  }
-
-  private readonly fire = (): void => {
-    this.timer = null
-    const due = this.due
-    this.due = new Set()
-    for (const write of due) write()
-  }
-}
-
-const ticks = new Map<number, BatchTick>()
-const batchTick = (ms: number): BatchTick => {
-  let tick = ticks.get(ms)
-  if (!tick) ticks.set(ms, (tick = new BatchTick(ms)))
-  return tick
-}
 
 type Opened = { handle: AppendFile; prefix: string; header: boolean }
 
