@@ -21,6 +21,7 @@ import type { Usage } from '../../../shared/usage'
 import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 import { monotonicMs, QuietDeadline } from '../clock'
 import { connectAhead } from './connect-ahead'
+import { streamedCalls, streamEvents } from './streamed-call'
 
 export interface ModelClientConfig {
   apiKey?: string
@@ -120,6 +121,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     logLevel: 'off'
   })
 
+  // A turn's streamed call: the request the SDK builds, sent without its cost per request (streamed-call.ts).
+  const send = streamedCalls(sdk, httpFetch, cfg.timeoutMs)
   const idleMs = cfg.streamIdleTimeoutMs ?? 180_000
   const maxRetryTimeMs = cfg.maxRetryTimeMs ?? DEFAULT_MAX_RETRY_TIME_MS
   const sharing = cfg.cacheSharing ?? DEFAULT_CACHE_SHARING
@@ -187,10 +190,10 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         (names) => handlers.startedCalls?.(names) ?? 0
       )
     try {
-      const { data: stream, response } = await sdk.messages.create(body, { signal: attemptAbort.signal, ...betaHeaders(betas) }).withResponse()
+      const response = await send(body, betas, attemptAbort)
       slot.observe(response.status, response.headers)
       streaming = true
-      const events = (stream as AsyncIterable<RawMessageStreamEvent>)[Symbol.asyncIterator]()
+      const events = streamEvents(response)
       for (let next = await events.next(); !next.done; next = await events.next()) {
         const event = next.value
         // Events already read when the call was stopped are not taken: nothing reaches the caller after its stop.
@@ -207,6 +210,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         else if (ahead) ahead(event)
       }
     } catch (err) {
+      // Nothing more of this answer is read: its connection is closed rather than left streaming.
+      attemptAbort.abort()
       if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)
       // The SDK parses each data line with JSON.parse: a line that is not JSON is a broken stream, retried like one.
       if (streaming && err instanceof SyntaxError && !signal?.aborted) throw new StreamMalformedError(`a data line is not JSON: ${err.message}`)

@@ -91,3 +91,30 @@ it('drops what a server sends after message_stop, and cuts a body that never end
   await h0.closed
   expect(h0.res.writableEnded).toBe(false)
 }, 15_000)
+
+it('closes the connection of an answer it stops reading for being broken, and asks again', async () => {
+  let broken: Promise<void> | undefined
+  let calls = 0
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume()
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      if (calls++ === 0) {
+        // A delta for a block that never started, and then nothing: the body is never ended by the server.
+        const stray = { type: 'content_block_delta', index: 5, delta: { type: 'text_delta', text: '?' } }
+        res.write([events[0], stray].map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(''))
+        broken = new Promise((r) => res.on('close', () => r()))
+        return
+      }
+      res.end(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(''))
+    })
+  })
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+  const client = createModelClient({ apiKey: 'k', baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, maxRetries: 1, retryBaseMs: 1 })
+  const retries: string[] = []
+  const reply = await client.stream(ask, { onRetry: (r) => retries.push(r.message) })
+  expect(reply.content).toEqual([{ type: 'text', text: 'done' }])
+  expect(retries).toEqual([expect.stringContaining('malformed')])
+  // Closed by the client, not left open until the server ends it (it never does).
+  await broken
+})
