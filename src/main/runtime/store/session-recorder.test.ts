@@ -1,12 +1,13 @@
 import { readFile, rm, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { openSession } from './open-session'
 import { readSessionIndex } from './session-index-file'
 import { createSessionRecorder } from './session-recorder'
 import { eventsFor, sessionAgents, useTempDataDir } from './test-fixtures'
 import { readTranscript } from './transcript/reader'
+import { ViewFold } from './view-fold'
 
 let dataDir: string
 useTempDataDir((dir) => (dataDir = dir))
@@ -181,6 +182,32 @@ describe('openSession', () => {
     const t = await readTranscript(file)
     expect(t.events.slice(-2)).toEqual([expect.objectContaining({ type: 'agent_end', status: 'interrupted' }), events[12]])
     expect(t.issues.map((i) => i.kind)).toEqual(['corrupt-line'])
+  })
+
+  it('folds the view at a quiet moment, not while agents are busy: a fold then would be in a hand-off between them', async () => {
+    const folds: number[] = []
+    const spy = vi.spyOn(ViewFold.prototype, 'fold').mockImplementation(function (this: ViewFold) {
+      folds.push(Date.now())
+    })
+    try {
+      const rec = createSessionRecorder({ dataDir, sessionId, cwd: '/repo', indexIntervalMs: 20 })
+      await rec.ready
+      const started = Date.now()
+      rec.record(main.start({ prompt: 'go', cwd: '/repo' }))
+      // Busy for longer than the index's interval: an event every 5 ms, each one that changes session.json.
+      for (let turn = 1; Date.now() - started < 200; turn++) {
+        rec.record(main.turn(turn))
+        await new Promise((r) => setTimeout(r, 5))
+      }
+      const busyUntil = Date.now()
+      expect(folds.filter((at) => at < busyUntil - 5)).toEqual([])
+      // Quiet: folded soon after.
+      await new Promise((r) => setTimeout(r, 120))
+      expect(folds.length).toBeGreaterThan(0)
+      await rec.close()
+    } finally {
+      spy.mockRestore()
+    }
   })
 
   it('says clearly when there is no such session', async () => {

@@ -17,6 +17,7 @@ import { makeHeader, mergeDeltas } from './transcript/format'
 import type { RecordedEvent } from './transcript/migrations'
 import { transcriptSizesSync, writeViewCheckpoint } from './view-checkpoint'
 import { ViewFold } from './view-fold'
+import { QuietDeadline } from '../clock'
 
 export interface SessionRecorderOptions {
   dataDir: string
@@ -81,6 +82,13 @@ export interface SessionRecorder {
   checkpoint(): Promise<void>
 }
 
+/**
+ * The view is folded once nothing has been recorded for this long (every agent waiting on the model), not on the
+ * index's timer: after a long streamed reply every line since its first delta waits on it, and folding them at
+ * once (~2 ms after a 16-way fan-out's reply) landed in the hand-off that starts the last agent.
+ */
+const FOLD_QUIET_MS = 30
+
 // Events that change what session.json says; deltas only move `updatedAt`, which can wait.
 const INDEX_EVENTS: ReadonlySet<AgentEvent['type']> = new Set(['agent_start', 'agent_end', 'status', 'usage', 'turn_start', 'tool_run'])
 
@@ -101,6 +109,17 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   // Something was recorded since the last index write began.
   let indexChanged = true
   const fold = new ViewFold(sessionId)
+  let quiet: QuietDeadline | null = null
+  // Unref'd: a fold waiting for quiet never keeps the process up (closing folds what is left).
+  const foldWhenQuiet = () =>
+    (quiet ??= new QuietDeadline(
+      FOLD_QUIET_MS,
+      () => {
+        quiet = null
+        if (!closed) fold.fold()
+      },
+      false
+    )).poke()
   // The session on disk could not be read: only a replay knows what its transcripts hold.
   let foldable = true
   // Set when the session on disk is a newer Fanout's: nothing is recorded.
@@ -187,7 +206,6 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     if (timer || !loaded) return
     timer = setTimeout(() => {
       timer = null
-      fold.fold()
       void writeIndexNow().catch(onError)
     }, interval)
   }
@@ -244,6 +262,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     const line = w.append(e) as RecordedEvent
     fold.line(line, line !== e)
     fold.foldBacklog()
+    foldWhenQuiet()
     if (e.type === 'agent_end') w.release().catch(() => {}) // write it now and free the fd; errors already reported
     builder.apply(e)
     indexChanged = true
@@ -335,6 +354,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     async close(closeOpts = {}) {
       if (closed) return
       closed = true
+      quiet?.stop()
       await ready
       // Written whole first; the files are let go once the record is complete (below), without waiting for it: an
       // fd's close changes nothing on disk, and the answer and the lock wait on this close.
