@@ -9,9 +9,11 @@ export interface ServerSentEvent {
   data: string
 }
 
+// Only for a chunk given as a string (a body that yields text): one for every reader.
+const encoder = new TextEncoder()
+
 export class SseReader {
   private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true })
-  private readonly encoder = new TextEncoder()
   private text = ''
   private endsWithCR = false
   private event: string | null = null
@@ -20,7 +22,7 @@ export class SseReader {
   /** The events that end in this chunk. */
   push(chunk: Uint8Array | string): ServerSentEvent[] {
     const out: ServerSentEvent[] = []
-    const decoded = this.decoder.decode(typeof chunk === 'string' ? this.encoder.encode(chunk) : chunk, { stream: true })
+    const decoded = this.decoder.decode(typeof chunk === 'string' ? encoder.encode(chunk) : chunk, { stream: true })
     this.text += decoded
     // Searching the pending text again copies the whole pending line: wait for a chunk with a line ending.
     if (!this.endsWithCR && !decoded.includes('\n') && !decoded.includes('\r')) return out

@@ -189,24 +189,25 @@ describe('openSession', () => {
     const spy = vi.spyOn(ViewFold.prototype, 'fold').mockImplementation(function (this: ViewFold) {
       folds.push(Date.now())
     })
+    const rec = createSessionRecorder({ dataDir, sessionId, cwd: '/repo', indexIntervalMs: 20 })
     try {
-      const rec = createSessionRecorder({ dataDir, sessionId, cwd: '/repo', indexIntervalMs: 20 })
       await rec.ready
-      const started = Date.now()
+      // The clock is the test's: a slow machine's pause between two events must not read as quiet.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'hrtime'] })
       rec.record(main.start({ prompt: 'go', cwd: '/repo' }))
-      // Busy for longer than the index's interval: an event every 5 ms, each one that changes session.json.
-      for (let turn = 1; Date.now() - started < 200; turn++) {
+      // Busy for ten times the index's interval: an event every 5 ms, each one that changes session.json.
+      for (let turn = 1; turn <= 40; turn++) {
         rec.record(main.turn(turn))
-        await new Promise((r) => setTimeout(r, 5))
+        vi.advanceTimersByTime(5)
       }
-      const busyUntil = Date.now()
-      expect(folds.filter((at) => at < busyUntil - 5)).toEqual([])
+      expect(folds).toEqual([])
       // Quiet: folded soon after.
-      await new Promise((r) => setTimeout(r, 120))
+      vi.advanceTimersByTime(100)
       expect(folds.length).toBeGreaterThan(0)
-      await rec.close()
     } finally {
+      vi.useRealTimers()
       spy.mockRestore()
+      await rec.close()
     }
   })
 
