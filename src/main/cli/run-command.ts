@@ -149,7 +149,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const stream = args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode, slashNames), (line) => out.json(line)) : null
   if (stream) session.extensions.keepToolResponses()
   const problems = problemPrinter(session)
-  const atFirstRequest = firstRequestSteps(rehearseAnswer)
+  const atFirstRequest = firstRequestSteps(rehearseAnswer, session.mainAgentId)
   session.bus.subscribe((e) => {
     counted.note(e)
     atFirstRequest(e)
