@@ -23,6 +23,10 @@ export interface Walk {
   files: string[]
   /** False when `maxEntries` stopped it. */
   complete: boolean
+  /** Every directory it read or tried to (absolute), the root first. */
+  dirs: string[]
+  /** The ignore files it found and read, here and above the root, and every `.git` it met on the way (absolute). */
+  read: ReadonlySet<string>
 }
 
 /**
@@ -35,14 +39,17 @@ const DIRS_PER_TURN = 64
 
 export async function walkTree(opts: WalkOptions): Promise<Walk> {
   const out: string[] = []
+  const dirs: string[] = []
+  const found = new Set<string>()
   const overrides = opts.overrides ?? new OverrideGlobs([])
   let seen = 0
-  const todo: Array<{ dir: string; rel: string; ignore: IgnoreStack }> = [{ dir: opts.root, rel: '', ignore: IgnoreStack.forRoot(opts.root) }]
+  const todo: Array<{ dir: string; rel: string; ignore: IgnoreStack }> = [{ dir: opts.root, rel: '', ignore: IgnoreStack.forRoot(opts.root, found) }]
   for (let read = 0; todo.length; read++) {
     if (opts.signal?.aborted) throw new Error('aborted')
     if (opts.maxFiles !== undefined && out.length >= opts.maxFiles) break
     if (read > 0 && read % DIRS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
     const { dir, rel, ignore } = todo.pop()!
+    dirs.push(dir)
     let entries
     try {
       entries = readdirSync(dir, { withFileTypes: true })
@@ -50,7 +57,7 @@ export async function walkTree(opts: WalkOptions): Promise<Walk> {
       continue // unreadable directory: ripgrep reports and skips it too
     }
     seen += entries.length
-    if (opts.maxEntries !== undefined && seen > opts.maxEntries) return { files: out, complete: false }
+    if (opts.maxEntries !== undefined && seen > opts.maxEntries) return { files: out, complete: false, dirs, read: found }
     for (const entry of entries) {
       if (entry.name === '.git') continue
       const isDir = entry.isDirectory()
@@ -64,7 +71,7 @@ export async function walkTree(opts: WalkOptions): Promise<Walk> {
       else if (!opts.accept || opts.accept(childRel)) out.push(childRel)
     }
   }
-  return { files: out, complete: true }
+  return { files: out, complete: true, dirs, read: found }
 }
 
 export async function walkFiles(opts: WalkOptions): Promise<string[]> {

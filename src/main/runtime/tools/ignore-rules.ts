@@ -33,21 +33,25 @@ function parseIgnoreFile(text: string): CompiledGlob[] {
   return rules
 }
 
-function readRules(file: string): CompiledGlob[] {
+/** `read`, when given, collects the files that were there to read (and each `.git` found): what a walk's answer rests on. */
+function readRules(file: string, read?: Set<string>): CompiledGlob[] {
   // The repository's own files: a .gitignore linked to /dev/zero or a pipe must not hang or fill the process.
-  const read = readConfigFile(file)
-  return 'text' in read ? parseIgnoreFile(read.text) : []
+  const got = readConfigFile(file)
+  if (!('text' in got)) return []
+  read?.add(file)
+  return parseIgnoreFile(got.text)
 }
 
-function loadDir(dir: string): Frame | null {
+function loadDir(dir: string, read?: Set<string>): Frame | null {
   const hasGit = existsSync(join(dir, '.git'))
+  if (hasGit) read?.add(join(dir, '.git'))
   const frame: Frame = {
     dir,
     hasGit,
-    rgignore: readRules(join(dir, '.rgignore')),
-    ignore: readRules(join(dir, '.ignore')),
-    gitignore: readRules(join(dir, '.gitignore')),
-    exclude: hasGit ? readRules(join(dir, '.git', 'info', 'exclude')) : []
+    rgignore: readRules(join(dir, '.rgignore'), read),
+    ignore: readRules(join(dir, '.ignore'), read),
+    gitignore: readRules(join(dir, '.gitignore'), read),
+    exclude: hasGit ? readRules(join(dir, '.git', 'info', 'exclude'), read) : []
   }
   return hasGit || frame.rgignore.length || frame.ignore.length || frame.gitignore.length ? frame : null
 }
@@ -66,25 +70,31 @@ function decide(rules: CompiledGlob[], rel: string, isDir: boolean): boolean | u
  */
 export class IgnoreStack {
   /** Deepest first. */
-  private constructor(private readonly frames: Frame[]) {}
+  private constructor(
+    private readonly frames: Frame[],
+    private readonly read?: Set<string>
+  ) {}
 
-  /** Starts at `root`, with the ignore files of every directory above it (as rg reads its parents'). */
-  static forRoot(root: string): IgnoreStack {
+  /**
+   * Starts at `root`, with the ignore files of every directory above it (as rg reads its parents'). `read`
+   * collects every ignore file found, here and in the subdirectories it descends to, and every `.git`.
+   */
+  static forRoot(root: string, read?: Set<string>): IgnoreStack {
     const frames: Frame[] = []
     for (let dir = root; ; ) {
-      const f = loadDir(dir)
+      const f = loadDir(dir, read)
       if (f) frames.push(f)
       const up = dirname(dir)
       if (up === dir) break
       dir = up
     }
-    return new IgnoreStack(frames)
+    return new IgnoreStack(frames, read)
   }
 
   /** The stack for a subdirectory: this one plus the subdirectory's own ignore files. */
   descend(dir: string): IgnoreStack {
-    const own = loadDir(dir)
-    return own ? new IgnoreStack([own, ...this.frames]) : this
+    const own = loadDir(dir, this.read)
+    return own ? new IgnoreStack([own, ...this.frames], this.read) : this
   }
 
   ignores(absPath: string, isDir: boolean): boolean {

@@ -5,15 +5,20 @@
 // Sibling Globs (a fan-out's agents searching one folder at once) share one listing: a walk or rg run under way
 // for the same folder is joined (a search that overlaps another sees the tree as that one does), unless the
 // runtime wrote since it began (noteWrite: every tool that may change files, ToolMeta.changesFiles) or one of the
-// folder's own ignore files changed. A finished listing is not reused: nothing tells it apart from a tree changed since by someone
-// else. A listing still going on is stopped only when every search that joined it was.
+// folder's own ignore files changed. A finished listing is served again only for a small tree the disk shows
+// unchanged since the walk began (tree-quiet.ts: its folders, those above it and their ignore files all older
+// than the walk), and the runtime did not write since: a fan-out's later agents start seconds after the first,
+// and each walked the folder again (the ignore files of every folder up to / read again). A listing still going
+// on is stopped only when every search that joined it was.
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { withDir } from '../security/open-beneath'
 import { OverrideGlobs } from './ignore-rules'
 import { walkFiles } from './file-walk'
 import { runRipgrep } from './ripgrep'
-import { IN_PROCESS_SEARCH_UP_TO, smallTreeFiles } from './search-engine'
+import { IN_PROCESS_SEARCH_UP_TO, smallTreeWalk } from './search-engine'
+import { folderId, pathsToWatch, quietSince, type Watched } from './tree-quiet'
+import type { Walk } from './file-walk'
 
 export const RG_BASE_ARGS = ['--no-config', '--hidden', '--no-require-git']
 /** A Glob rooted at / or a home directory must not hold millions of paths in memory. */
@@ -25,6 +30,8 @@ export interface Listing {
   /** Shared with the searches that joined it: never changed. */
   files: readonly string[]
   engine: SearchEngine
+  /** Served from an earlier walk of a tree shown unchanged since (see above). */
+  servedAgain?: true
 }
 
 const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore']
@@ -42,6 +49,22 @@ interface Shared {
 const shared = new Map<string, Shared>()
 let writes = 0
 
+/** A small tree's finished listing, with what tells whether it still holds. */
+interface Kept {
+  key: string
+  writes: number
+  files: readonly string[]
+  /** Date.now() as its walk began. */
+  walkedAt: number
+  /** The root's identity as the walk began (tree-quiet.ts). */
+  rootId: string
+  walk: Pick<Walk, 'dirs' | 'read'>
+  /** What to look at (tree-quiet.ts), made at the first look; null: never served again. */
+  watch?: Watched[] | null
+}
+
+const kept = new Map<string, Kept>()
+
 /** The runtime changed files (a tool that is not read-only ran): no listing from before is reused. */
 export function noteWrite(): void {
   writes++
@@ -52,8 +75,21 @@ export async function listFiles(root: string, rg: string | null, signal?: AbortS
   let entry = shared.get(root)
   const usable = entry && entry.key === key && entry.writes === writes && entry.doneAt === null
   if (!entry || !usable) {
+    const again = servedAgain(root, key)
+    if (again) {
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted')
+      return again
+    }
     const stop = new AbortController()
-    const mine: Shared = { key, writes, doneAt: null, stop, joined: 0, result: listFresh(root, rg, stop.signal, upTo) }
+    const walkedAt = Date.now()
+    const startWrites = writes
+    const rootId = folderId(root)
+    const keep = (walk: Walk) => {
+      if (rootId === null) return
+      if (kept.size > 64) kept.clear()
+      kept.set(root, { key, writes: startWrites, files: walk.files, walkedAt, rootId, walk })
+    }
+    const mine: Shared = { key, writes, doneAt: null, stop, joined: 0, result: listFresh(root, rg, stop.signal, upTo, keep) }
     const forget = () => {
       mine.doneAt = Date.now()
       if (shared.get(root) === mine) shared.delete(root)
@@ -63,6 +99,18 @@ export async function listFiles(root: string, rg: string | null, signal?: AbortS
     shared.set(root, (entry = mine))
   }
   return joinListing(entry, signal)
+}
+
+/** The small tree's last listing when it still holds (see the top of this file), as a copy: what a search learns of its files (their mtimes) it learns afresh. */
+function servedAgain(root: string, key: string): Listing | null {
+  const last = kept.get(root)
+  if (!last) return null
+  if (last.key === key && last.writes === writes) {
+    if (last.watch === undefined) last.watch = pathsToWatch(root, last.walk)
+    if (last.watch && quietSince(root, last.rootId, last.watch, last.walkedAt)) return { files: last.files.slice(), engine: 'js', servedAgain: true }
+  }
+  kept.delete(root)
+  return null
 }
 
 /** Waits for the shared listing as one of its searches: this one's abort leaves it to the others. */
@@ -102,11 +150,14 @@ function stamp(file: string): string {
   return s ? `${s.ino}:${s.size}:${s.mtimeNs}` : '-'
 }
 
-async function listFresh(root: string, rg: string | null, signal: AbortSignal, upTo: number): Promise<Listing> {
+async function listFresh(root: string, rg: string | null, signal: AbortSignal, upTo: number, keep: (walk: Walk) => void): Promise<Listing> {
   const overrides = new OverrideGlobs(['!.git'])
   if (!rg) return { files: await walkFiles({ root, overrides, signal, maxFiles: LIST_FILES_CAP }), engine: 'js' }
-  const small = await smallTreeFiles({ root, overrides, signal, upTo })
-  if (small) return { files: small, engine: 'js' }
+  const small = await smallTreeWalk({ root, overrides, signal, upTo })
+  if (small) {
+    keep(small)
+    return { files: small.files, engine: 'js' }
+  }
   const files: string[] = []
   // rg starts in the folder through a verified fd (open-beneath.ts), so a link swapped in for it cannot move it.
   const run = await withDir(root, root, false, (dir) =>

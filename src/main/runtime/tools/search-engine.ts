@@ -4,7 +4,7 @@
 // searched right there, a larger one is handed to rg (and remembered as large for a minute, so the next
 // search there goes straight to rg). Both engines honour the same ignore files and globs and answer alike
 // (see the engine-agreement tests); the path policy filters either's results afterwards.
-import { walkTree, type WalkOptions } from './file-walk'
+import { walkTree, type Walk, type WalkOptions } from './file-walk'
 
 /**
  * Directory entries a search walks in-process before it leaves the tree to rg. Measured here (`npm run bench`,
@@ -25,14 +25,19 @@ function knownLarge(root: string): boolean {
 }
 
 /**
- * The files of a small tree, walked in-process (the options' filters applied), or null when rg should search
- * it: the tree holds more than `upTo` entries (or `upTo` is 0).
+ * The walk of a small tree (the options' filters applied), or null when rg should search it: the tree holds
+ * more than `upTo` entries (or `upTo` is 0).
  */
-export async function smallTreeFiles(opts: WalkOptions & { upTo: number }): Promise<string[] | null> {
+export async function smallTreeWalk(opts: WalkOptions & { upTo: number }): Promise<Walk | null> {
   if (opts.upTo <= 0 || knownLarge(opts.root)) return null
   const walk = await walkTree({ ...opts, maxEntries: opts.upTo })
-  if (walk.complete) return walk.files
+  if (walk.complete) return walk
   if (large.size > 1000) large.clear()
   large.set(opts.root, Date.now())
   return null
+}
+
+/** smallTreeWalk's files. */
+export async function smallTreeFiles(opts: WalkOptions & { upTo: number }): Promise<string[] | null> {
+  return (await smallTreeWalk(opts))?.files ?? null
 }
