@@ -56,6 +56,9 @@ describe('a finished listing served again', () => {
     QUIET_BEFORE.ms = margin
   })
   const settle = () => new Promise((r) => setTimeout(r, 250))
+  // A listing served again is joined until the event loop's next turn, as a walk under way is: a change made in
+  // between is a change during the listing.
+  const nextTurn = () => new Promise((r) => setImmediate(r))
   const rg = '/usr/bin/rg'
   const sorted = (l: { files: readonly string[] }) => [...l.files].sort()
 
@@ -65,6 +68,7 @@ describe('a finished listing served again', () => {
       await settle()
       await listFiles(dir, rg)
       expect((await listFiles(dir, rg)).servedAgain, `left alone before: ${what}`).toBe(true)
+      await nextTurn()
       change()
       const next = await listFiles(dir, rg)
       expect(next.servedAgain, what).toBeUndefined()
@@ -94,6 +98,18 @@ describe('a finished listing served again', () => {
     expect(again.servedAgain).toBe(true)
     expect(again.files).not.toBe(first.files)
     expect(sorted(again)).toEqual(['a.ts', 'src/b.ts', 'src/deep/c.ts'])
+    // Siblings started together (each a few promise steps after the last, as a reply's calls start) share one
+    // copy, and what they learn of its files, as they share a walk under way.
+    await nextTurn()
+    const started: Array<ReturnType<typeof listFiles>> = []
+    for (let i = 0; i < 16; i++) {
+      started.push(listFiles(dir, rg))
+      for (let step = 0; step < 5; step++) await Promise.resolve()
+    }
+    const together = await Promise.all(started)
+    for (const l of together) expect(l.files).toBe(together[0].files)
+    expect(together[0].servedAgain).toBe(true)
+    expect(together[0].files).not.toBe(again.files)
   })
 
   it('never after a file was made, removed or renamed anywhere in the tree: each change is in the next listing', async () => {
@@ -167,6 +183,7 @@ describe('a finished listing served again', () => {
     await settle()
     await listFiles(dir, rg)
     expect((await listFiles(dir, rg)).servedAgain).toBe(true)
+    await nextTurn()
     renameSync(outer, `${outer}-old`)
     trees.push(`${outer}-old`)
     renameSync(other.outer, outer)
@@ -186,6 +203,7 @@ describe('a finished listing served again', () => {
     // The older file written to: its folder is untouched, its mtime is not.
     writeFileSync(join(dir, 'old.ts'), 'export {}\n')
     expect((await listFiles(dir, ripgrepPath(undefined))).servedAgain).toBe(true)
+    await nextTurn()
     expect((await glob()).content).toBe('old.ts\nnew.ts')
   })
 })

@@ -75,26 +75,30 @@ export async function listFiles(root: string, rg: string | null, signal?: AbortS
   let entry = shared.get(root)
   const usable = entry && entry.key === key && entry.writes === writes && entry.doneAt === null
   if (!entry || !usable) {
-    const again = servedAgain(root, key)
-    if (again) {
-      if (signal?.aborted) throw signal.reason ?? new Error('aborted')
-      return again
-    }
     const stop = new AbortController()
-    const walkedAt = Date.now()
-    const startWrites = writes
-    const rootId = folderId(root)
-    const keep = (walk: Walk) => {
-      if (rootId === null) return
-      if (kept.size > 64) kept.clear()
-      kept.set(root, { key, writes: startWrites, files: walk.files, walkedAt, rootId, walk })
+    const again = servedAgain(root, key)
+    let result: Promise<Listing>
+    if (again) result = Promise.resolve(again)
+    else {
+      const walkedAt = Date.now()
+      const startWrites = writes
+      const rootId = folderId(root)
+      const keep = (walk: Walk) => {
+        if (rootId === null) return
+        if (kept.size > 64) kept.clear()
+        kept.set(root, { key, writes: startWrites, files: walk.files, walkedAt, rootId, walk })
+      }
+      result = listFresh(root, rg, stop.signal, upTo, keep)
     }
-    const mine: Shared = { key, writes, doneAt: null, stop, joined: 0, result: listFresh(root, rg, stop.signal, upTo, keep) }
+    const mine: Shared = { key, writes, doneAt: null, stop, joined: 0, result }
     const forget = () => {
       mine.doneAt = Date.now()
       if (shared.get(root) === mine) shared.delete(root)
     }
-    mine.result.then(forget, forget)
+    // A listing served again is joined for the rest of this turn of the event loop, as a walk is while it runs:
+    // siblings started together share it, and what they learn of its files (list-files' facts in glob.ts).
+    if (again) setImmediate(forget)
+    else result.then(forget, forget)
     if (shared.size > 256) shared.clear()
     shared.set(root, (entry = mine))
   }
