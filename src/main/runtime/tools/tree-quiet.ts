@@ -19,9 +19,15 @@ const IGNORE_NAMES = ['.gitignore', '.ignore', '.rgignore']
 /**
  * One path to look at: `old`, there and last changed before the walk (a folder not followed through a link:
  * one swapped in is a change; an ignore file followed, as the walk read it); `there`, merely there (a `.git`:
- * the walk asked only whether it exists, and git itself keeps changing it); `gone`, not there.
+ * the walk asked only whether it exists, and git itself keeps changing it); `gone`, not there. `seen`: an old
+ * path's inode and times at the first look, which every later look must find again (so a change that a clock
+ * set back stamps with an old time is still one).
  */
-export type Watched = readonly [path: string, expect: 'old-folder' | 'old-file' | 'there' | 'gone']
+export interface Watched {
+  path: string
+  expect: 'old-folder' | 'old-file' | 'there' | 'gone'
+  seen?: string
+}
 
 /** The identity of a folder (device and inode), taken before a walk of it: null when it is not a folder. */
 export function folderId(path: string): string | null {
@@ -36,7 +42,7 @@ export function pathsToWatch(root: string, walk: Pick<Walk, 'dirs' | 'read'>): W
   } catch {
     return null
   }
-  const watch: Watched[] = walk.dirs.map((dir) => [dir, 'old-folder'] as const)
+  const watch: Watched[] = walk.dirs.map((path) => ({ path, expect: 'old-folder' }))
   const folders = new Set<string>([root, ...walk.dirs])
   for (let dir = root; dirname(dir) !== dir; ) {
     dir = dirname(dir)
@@ -45,13 +51,13 @@ export function pathsToWatch(root: string, walk: Pick<Walk, 'dirs' | 'read'>): W
   for (const dir of folders) {
     for (const name of IGNORE_NAMES) {
       const file = join(dir, name)
-      watch.push([file, walk.read.has(file) ? 'old-file' : 'gone'])
+      watch.push({ path: file, expect: walk.read.has(file) ? 'old-file' : 'gone' })
     }
     const git = join(dir, '.git')
     const exclude = join(git, 'info', 'exclude')
-    watch.push([git, walk.read.has(git) ? 'there' : 'gone'])
+    watch.push({ path: git, expect: walk.read.has(git) ? 'there' : 'gone' })
     // Read only where a .git is; one made later is seen as the .git appearing.
-    if (walk.read.has(git)) watch.push([exclude, walk.read.has(exclude) ? 'old-file' : 'gone'])
+    if (walk.read.has(git)) watch.push({ path: exclude, expect: walk.read.has(exclude) ? 'old-file' : 'gone' })
   }
   return watch
 }
@@ -60,11 +66,19 @@ export function pathsToWatch(root: string, walk: Pick<Walk, 'dirs' | 'read'>): W
 export function quietSince(root: string, rootId: string, watch: readonly Watched[], walkedAt: number): boolean {
   if (folderId(root) !== rootId) return false
   const before = walkedAt - QUIET_BEFORE.ms
-  for (const [path, expect] of watch) {
-    const s = expect === 'old-file' ? statSync(path, { throwIfNoEntry: false }) : lstatSync(path, { throwIfNoEntry: false })
-    if (expect === 'gone') {
+  for (const w of watch) {
+    const s = w.expect === 'old-file' ? statSync(w.path, { throwIfNoEntry: false }) : lstatSync(w.path, { throwIfNoEntry: false })
+    if (w.expect === 'gone') {
       if (s) return false
-    } else if (!s || (expect !== 'there' && (s.ctimeMs >= before || s.mtimeMs >= before))) return false
+      continue
+    }
+    if (!s) return false
+    if (w.expect === 'there') continue
+    const now = `${s.dev}:${s.ino}:${s.size}:${s.ctimeMs}:${s.mtimeMs}`
+    if (w.seen === undefined) {
+      if (s.ctimeMs >= before || s.mtimeMs >= before) return false
+      w.seen = now
+    } else if (w.seen !== now) return false
   }
   return true
 }

@@ -1,0 +1,31 @@
+// What tells a listing still holds: the times a walk's folders and ignore files carry, and what they were at the first look.
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { folderId, pathsToWatch, quietSince } from './tree-quiet'
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-tree-quiet-')))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+describe('quietSince', () => {
+  it('a change stamped with a time from before the walk (a clock set back) is still a change', () => {
+    writeFileSync(join(root, 'a.ts'), '')
+    const id = folderId(root)!
+    const watch = pathsToWatch(root, { dirs: [root], read: new Set() })!
+    // A walk whose start the clock now puts a minute ahead: everything on disk reads as older than it.
+    const walkedAt = Date.now() + 60_000
+    expect(quietSince(root, id, watch, walkedAt)).toBe(true)
+    expect(quietSince(root, id, watch, walkedAt)).toBe(true)
+    writeFileSync(join(root, 'b.ts'), '')
+    expect(quietSince(root, id, watch, walkedAt)).toBe(false)
+  })
+
+  it('a tree changed after the walk began is not quiet, nor one whose root is another folder', () => {
+    const id = folderId(root)!
+    const watch = pathsToWatch(root, { dirs: [root], read: new Set() })!
+    expect(quietSince(root, id, watch, Date.now())).toBe(false)
+    expect(quietSince(root, 'another:folder', watch, Date.now() + 60_000)).toBe(false)
+    expect(pathsToWatch(join(root, 'missing'), { dirs: [], read: new Set() })).toBeNull()
+  })
+})
