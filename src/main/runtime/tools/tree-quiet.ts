@@ -18,7 +18,7 @@ const IGNORE_NAMES = ['.gitignore', '.ignore', '.rgignore']
 
 /**
  * One path to look at: `old`, there and last changed before the walk (a folder not followed through a link:
- * one swapped in is a change; an ignore file followed, as the walk read it); `there`, merely there (a `.git`:
+ * one swapped in is a change; an ignore file and, where it is a link, what it leads to, as the walk read it); `there`, merely there (a `.git`:
  * the walk asked only whether it exists, and git itself keeps changing it); `gone`, not there. `seen`: an old
  * path's inode and times at the first look, which every later look must find again (so a change that a clock
  * set back stamps with an old time is still one).
@@ -67,16 +67,19 @@ export function quietSince(root: string, rootId: string, watch: readonly Watched
   if (folderId(root) !== rootId) return false
   const before = walkedAt - QUIET_BEFORE.ms
   for (const w of watch) {
-    const s = w.expect === 'old-file' ? statSync(w.path, { throwIfNoEntry: false }) : lstatSync(w.path, { throwIfNoEntry: false })
+    const s = lstatSync(w.path, { throwIfNoEntry: false })
     if (w.expect === 'gone') {
       if (s) return false
       continue
     }
     if (!s) return false
     if (w.expect === 'there') continue
-    const now = `${s.dev}:${s.ino}:${s.size}:${s.ctimeMs}:${s.mtimeMs}`
+    // An ignore file is read through a link: the link (turned elsewhere, it is a new one) and what it leads to.
+    const target = w.expect === 'old-file' && s.isSymbolicLink() ? statSync(w.path, { throwIfNoEntry: false }) : s
+    if (!target) return false
+    const now = `${s.dev}:${s.ino}:${s.ctimeMs}:${s.mtimeMs}|${target.dev}:${target.ino}:${target.size}:${target.ctimeMs}:${target.mtimeMs}`
     if (w.seen === undefined) {
-      if (s.ctimeMs >= before || s.mtimeMs >= before) return false
+      if (Math.max(s.ctimeMs, s.mtimeMs, target.ctimeMs, target.mtimeMs) >= before) return false
       w.seen = now
     } else if (w.seen !== now) return false
   }
