@@ -471,15 +471,24 @@ export function sessionIds(p: CrashProject): string[] {
 
 export const agentsDir = (p: CrashProject, sessionId: string) => join(p.dataDir, 'sessions', sessionId, 'agents')
 
-/** Lines of every transcript of the session, by agent id (file name), as text. */
+/**
+ * Lines of every transcript of the session, by agent id (file name), as text. Read while a run may be going: a
+ * transcript opened ahead for an agent that never started is removed as its writer closes (jsonl-writer.ts), so one
+ * listed may be gone by its read; it is left out, as it would be from a listing a moment later.
+ */
 export function transcriptTexts(p: CrashProject, sessionId: string): Record<string, string> {
   const dir = agentsDir(p, sessionId)
   if (!existsSync(dir)) return {}
-  return Object.fromEntries(
-    readdirSync(dir)
-      .filter((n) => n.endsWith('.jsonl'))
-      .map((n) => [n.slice(0, -6), readFileSync(join(dir, n), 'utf8')])
-  )
+  const texts: Record<string, string> = {}
+  for (const n of readdirSync(dir)) {
+    if (!n.endsWith('.jsonl')) continue
+    try {
+      texts[n.slice(0, -6)] = readFileSync(join(dir, n), 'utf8')
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+    }
+  }
+  return texts
 }
 
 /** Whether a transcript is the one of the subagent started for `name` (its agent_start says so; its parent's Agent call says it too). */
