@@ -9,7 +9,6 @@ import { benchSearchEngine } from './search-engine'
 import { benchUi, type UiFigures } from './ui'
 import { benchVsClaudeCode, type VsClaudeCode } from './vs-claude-code'
 import { sdkFloor } from './sdk-floor'
-import { echo } from './machine-wakeup'
 
 if (process.argv[2] === '--fan-out-server') {
   await serveFanOut(Number(process.argv[3]))
@@ -17,8 +16,6 @@ if (process.argv[2] === '--fan-out-server') {
   await serveCost()
 } else if (process.argv[2] === '--sdk-floor') {
   await sdkFloor()
-} else if (process.argv[2] === '--echo') {
-  echo()
 } else {
   const root = process.cwd()
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())

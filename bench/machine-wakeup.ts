@@ -5,52 +5,43 @@
 // hour, and the SDK alone's 16-way overhead with it from 8 to 35 ms (cost-and-prompt-cache.md, forty-third
 // session). Printed beside the load average.
 import { spawn } from 'node:child_process'
-import { join } from 'node:path'
 import { pct, sortNum } from './percentile'
 
 const PINGS = 30
 const IDLE_MS = 30
 
-/** The child's side (`index.mjs --echo`): each byte read is written back. */
-export function echo(): void {
-  process.stdin.on('data', (d) => process.stdout.write(d))
-  process.stdin.on('end', () => process.exit(0))
-}
-
-/** Median and p90 of the idle round trip, µs; null when the child could not be run. */
-export async function idleRoundTrip(root: string): Promise<{ median: number; p90: number } | null> {
-  const child = spawn(process.execPath, [join(root, 'out/bench/index.mjs'), '--echo'], { stdio: ['pipe', 'pipe', 'ignore'] })
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-  const times: number[] = []
-  let failed: Error | null = null
+/** Median and p90 of the idle round trip, µs; throws when the echoing process could not be run. */
+async function idleRoundTrip(): Promise<{ median: number; p90: number }> {
+  // A bare Node process that writes back each byte it reads: nothing of the bench loaded in it.
+  const child = spawn(process.execPath, ['-e', 'process.stdin.pipe(process.stdout)'], { stdio: ['pipe', 'pipe', 'ignore'] })
   let waiting: { resolve: (us: number) => void; reject: (err: Error) => void; at: bigint } | null = null
+  let failed: Error | null = null
   const fail = (err: Error) => {
-    failed = err
-    waiting?.reject(err)
+    failed ??= err
+    waiting?.reject(failed)
     waiting = null
   }
   child.on('error', fail)
   child.stdin.on('error', fail)
-  child.on('exit', () => fail(new Error('the echo process ended')))
+  child.on('exit', () => fail(new Error('the echoing process ended')))
   child.stdout.on('data', () => {
     const w = waiting
     waiting = null
     w?.resolve(Number(process.hrtime.bigint() - w.at) / 1e3)
   })
+  const ping = () =>
+    new Promise<number>((resolve, reject) => {
+      if (failed) return reject(failed)
+      waiting = { resolve, reject, at: process.hrtime.bigint() }
+      child.stdin.write('x')
+    })
+  const times: number[] = []
   try {
-    const ping = () =>
-      new Promise<number>((resolve, reject) => {
-        if (failed) return reject(failed)
-        waiting = { resolve, reject, at: process.hrtime.bigint() }
-        child.stdin.write('x')
-      })
     await ping() // the child is up
     for (let i = 0; i < PINGS; i++) {
-      await sleep(IDLE_MS)
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
       times.push(await ping())
     }
-  } catch {
-    return null
   } finally {
     child.stdin.end()
     child.kill()
@@ -59,9 +50,13 @@ export async function idleRoundTrip(root: string): Promise<{ median: number; p90
   return { median: pct(sorted, 50), p90: pct(sorted, 90) }
 }
 
-/** `idle round trip 1,110 µs (p90 2,023)`, or a word that it could not be measured. */
-export async function idleRoundTripText(root: string): Promise<string> {
-  const r = await idleRoundTrip(root)
+/** `1,110 µs (p90 2,023)`, or why it was not measured. */
+export async function idleRoundTripText(): Promise<string> {
   const us = (x: number) => Math.round(x).toLocaleString('en-US')
-  return r ? `idle round trip between two processes ${us(r.median)} µs (p90 ${us(r.p90)})` : 'idle round trip not measured'
+  try {
+    const r = await idleRoundTrip()
+    return `${us(r.median)} µs (p90 ${us(r.p90)})`
+  } catch (err) {
+    return `not measured (${err instanceof Error ? err.message : String(err)})`
+  }
 }

@@ -272,7 +272,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const prompt = `${FAN_OUT_MARK} N=${size}: start ${size} agents at once, each lists the TypeScript files under src.`
       // Interleaved pairs: Fanout, Claude Code, Fanout, Claude Code…
       const loadBefore = load()
-      const wakeBefore = await idleRoundTripText(ROOT)
+      const wakeBefore = await idleRoundTripText()
       const fan: Measured[] = []
       const claude: Measured[] = []
       const floor: Array<{ overhead: number; handOffs: number[] | null }> = []
@@ -296,7 +296,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const [fanOverhead, offOverhead] = [medianOverhead(fan), medianOverhead(offs)]
       const cc = claude.length ? medianRun(claude) : null
       console.log(
-        `\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call, output at ${RATE || '∞'} tokens/s; ${REPEATS} interleaved pairs; load average ${loadBefore} -> ${load()}; ${wakeBefore} -> ${(await idleRoundTripText(ROOT)).replace(/^idle round trip between two processes /, '')})`
+        `\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call, output at ${RATE || '∞'} tokens/s; ${REPEATS} interleaved pairs; load average ${loadBefore} -> ${load()}; idle round trip between two processes ${wakeBefore} -> ${await idleRoundTripText()})`
       )
       const rows = [costRow('Fanout, sharing: first (default)', first), costRow('Fanout, sharing: prewarm', prewarm), costRow('Fanout, sharing: off', off)]
       if (cc) rows.push(costRow('Claude Code', cc))
