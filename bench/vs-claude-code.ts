@@ -328,6 +328,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       // Where each side's overhead goes: the same four hand-offs, by the server's clock (the last by the printed answer).
       const sides = [
         ['Fanout', handOffMedians(fan.map((m) => m.handOffs))],
+        ['Fanout with sharing off', handOffMedians(offs.map((m) => m.handOffs))],
         ['Claude Code', handOffMedians(claude.map((m) => m.handOffs))],
         [`Fanout with ${TRIAL_ARGS.join(' ')}`, trials.length ? handOffMedians(trials.map((m) => m.handOffs)) : null],
         ['the SDK alone', handOffMedians(floor.map((f) => f.handOffs))]
