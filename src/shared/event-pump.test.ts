@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from './events'
-import { createEventPump } from './event-pump'
+import { BUSY_STREAMS, createEventPump } from './event-pump'
 
 const base = { parentAgentId: null, parentToolUseId: null, sessionId: 's1', ts: 1 }
 const text = (agentId: string, t: string): AgentEvent => ({ ...base, agentId, type: 'text_delta', text: t })
@@ -14,10 +14,12 @@ function harness() {
   const batches: AgentEvent[][] = []
   let pending: (() => void) | null = null
   let scheduled = 0
+  const waits: number[] = []
   const pump = createEventPump({
     send: (b) => batches.push(b),
-    schedule: (fn) => {
+    schedule: (fn, ms) => {
       scheduled++
+      waits.push(ms)
       pending = fn
       return () => (pending = null)
     }
@@ -27,7 +29,7 @@ function harness() {
     pending = null
     fn?.()
   }
-  return { pump, batches, tick, scheduledCount: () => scheduled, hasTimer: () => pending !== null }
+  return { pump, batches, tick, waits, scheduledCount: () => scheduled, hasTimer: () => pending !== null }
 }
 
 describe('event pump', () => {
@@ -150,5 +152,60 @@ describe('event pump', () => {
     h.pump.push(text('a', 'ignored'))
     h.tick()
     expect(h.batches).toEqual([[text('a', 'last words')]])
+  })
+
+  describe('with many agents streaming, a batch gathers for two frames', () => {
+    const streamFrom = (h: ReturnType<typeof harness>, agents: number) => {
+      for (let i = 0; i < agents; i++) h.pump.push(text(`agent${i}`, 'word '))
+    }
+
+    it('waits ~one frame while few stream, ~two once a batch carried more than BUSY_STREAMS agents, one again when they stop', () => {
+      const h = harness()
+      streamFrom(h, BUSY_STREAMS)
+      h.tick()
+      streamFrom(h, BUSY_STREAMS + 1)
+      h.tick()
+      streamFrom(h, 64)
+      h.tick()
+      streamFrom(h, 3)
+      h.tick()
+      streamFrom(h, 3)
+      h.tick()
+      expect(h.waits).toEqual([16, 16, 33, 33, 16])
+      // Nothing is lost or reordered by the longer wait: every batch holds one merged delta per agent.
+      expect(h.batches.map((b) => b.length)).toEqual([BUSY_STREAMS, BUSY_STREAMS + 1, 64, 3, 3])
+    })
+
+    it('counts agents from timer to timer: a status sent at once, with part of a batch, does not end the longer wait', () => {
+      const h = harness()
+      streamFrom(h, 20)
+      h.tick()
+      // 20 agents stream on; one of them asks for permission half-way (sent at once, with what came before it).
+      for (let i = 0; i < 5; i++) h.pump.push(text(`agent${i}`, 'more '))
+      h.pump.push(status('agent4'))
+      for (let i = 5; i < 20; i++) h.pump.push(text(`agent${i}`, 'more '))
+      h.tick()
+      streamFrom(h, 20)
+      h.tick()
+      expect(h.batches.map((b) => b.length)).toEqual([20, 6, 15, 20])
+      expect(h.waits).toEqual([16, 33, 33, 33])
+    })
+
+    it('the intervals and the threshold can be set', () => {
+      const waits: number[] = []
+      let due: (() => void) | null = null
+      const pump = createEventPump({
+        send: () => {},
+        schedule: (fn, ms) => (waits.push(ms), (due = fn), () => {}),
+        intervalMs: 8,
+        busyIntervalMs: 50,
+        busyStreams: 1
+      })
+      for (const batch of [[text('a', 'x')], [text('a', 'x'), text('b', 'y')], [text('a', 'z')], [text('a', 'z')]]) {
+        pump.push(batch)
+        ;(due as (() => void) | null)?.()
+      }
+      expect(waits).toEqual([8, 8, 50, 8])
+    })
   })
 })
