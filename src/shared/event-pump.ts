@@ -44,7 +44,7 @@ export interface EventPumpOptions {
   send(batch: AgentEvent[]): void
   /** How long a batch may gather; ~one frame. */
   intervalMs?: number
-  /** How long it may gather while many agents stream (more than `busyStreams` in the last batch sent); ~two frames. */
+  /** How long it may gather while many agents stream (more than `busyStreams` in the last batch the timer sent); ~two frames. */
   busyIntervalMs?: number
   /** Agents streaming in one batch above which the next gathers for `busyIntervalMs`. */
   busyStreams?: number
@@ -71,7 +71,7 @@ const defaultSchedule = (fn: () => void, ms: number): (() => void) => {
   return () => clearTimeout(t)
 }
 
-/** Agents streaming at once above which a batch gathers for two frames (the page's "many": text-cadence.ts). */
+/** Agents streaming at once above which a batch gathers for two frames; the page's "many" too (text-cadence.ts). */
 export const BUSY_STREAMS = 12
 
 export function createEventPump(options: EventPumpOptions): EventPump {
@@ -113,7 +113,6 @@ export function createEventPump(options: EventPumpOptions): EventPump {
   function add(e: AgentEvent): void {
     if (isDelta(e)) {
       const key = `${e.sessionId}\u0000${e.agentId}`
-      streams.add(key)
       const idx = tailByAgent.get(key)
       const prev = idx === undefined ? undefined : queue[idx]
       if (prev && sameStream(prev, e)) {
@@ -129,6 +128,8 @@ export function createEventPump(options: EventPumpOptions): EventPump {
         if (e.seq !== undefined) merged.seq = e.seq // the last delta's place in the stream (EventBase.seq)
         return
       }
+      // Counted where a stream's delta joins the queue: one merged into it was counted with the first.
+      streams.add(key)
       queue.push(e)
       tailByAgent.set(key, queue.length - 1)
       return

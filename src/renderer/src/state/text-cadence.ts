@@ -11,10 +11,11 @@
 // other event of the agent (a status, a tool, its end) takes all of it at once, an agent's own order never
 // changes, and nothing waits longer than the added delay allows, whatever the turns.
 import type { AgentEvent } from '../../../shared/events'
+import { BUSY_STREAMS } from '../../../shared/event-pump'
 import { agentKey } from './agent-key'
 
 /** More agents than this streaming within RECENT_FRAMES take turns in thirds instead of halves. */
-export const THIRDS_ABOVE_AGENTS = 12
+export const THIRDS_ABOVE_AGENTS = BUSY_STREAMS
 /** The most delay taking turns may add to an agent's figures: with few agents streaming, and with many. */
 export const MAX_WAIT_MS = { few: 17, many: 40 }
 const RECENT_FRAMES = 30
