@@ -2,8 +2,9 @@
 // writing, the model it waits on, the permission it needs), and its figures — turn, tokens, cost, context
 // use, time waiting on the model — in a few lines, so that dozens fit on screen at once. A click opens its
 // full panel; its actions (steer, stop, maximize) show on the tile that has focus or the pointer.
-import { useAgent, useAttention, useWaitingRequest } from '../../state/agent-hooks'
-import { memo, useCallback, useLayoutEffect, useRef, useState, type CSSProperties } from 'react'
+import { useAttention, useWaitingRequest } from '../../state/agent-hooks'
+import { onFigures, useAgentSansFigures } from '../../state/agent-figures'
+import { memo, useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import { modelWaitMs } from '../../../../shared/view/model-wait'
 import { contextHigh, contextUse } from '../../../../shared/view/context-use'
 import type { TranscriptItem } from '../../../../shared/view/session-state'
@@ -34,14 +35,63 @@ import type { Density } from '../../lib/overview-layout'
 /** "34%", and "<1%" for a little (not "0%", which reads as none). */
 export const percent = (fraction: number): string => (fraction > 0 && fraction < 0.005 ? '<1%' : `${Math.round(fraction * 100)}%`)
 
+/** A figure's box given its text node (and its unit after it), for the text to be written into: see Stats. */
+function figureText(el: HTMLElement, unit?: string): Text {
+  const text = document.createTextNode('')
+  if (!unit) el.replaceChildren(text)
+  else {
+    const tail = document.createElement('span')
+    tail.className = 'tile-unit'
+    tail.textContent = unit
+    el.replaceChildren(text, tail)
+  }
+  return text
+}
+
+const write = (text: Text, value: string) => {
+  if (text.nodeValue !== value) text.nodeValue = value
+}
+const writeTitle = (el: HTMLElement, title: string) => {
+  if (el.title !== title) el.title = title
+}
+
 // Memoized, like TileNow: each renders on its own clock (the figures each second, what the agent does when that changes; its text, per delta, is written by TileText).
+// A model call's figures (tokens, cost, context) are written into their boxes as its usage arrives, not rendered:
+// agents started together end their calls together, and 64 tiles' figures rendered at once were most of a
+// frame of 45-60 ms every two seconds in the bench (agent-figures.ts).
 const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
-  const agent = useAgent(sessionId, agentId)
+  const agent = useAgentSansFigures(sessionId, agentId)
+  const tokensRef = useRef<HTMLSpanElement>(null)
+  const costRef = useRef<HTMLSpanElement>(null)
+  const contextRef = useRef<HTMLSpanElement>(null)
+  const present = !!agent
+  useLayoutEffect(() => {
+    const tokensEl = tokensRef.current
+    const costEl = costRef.current
+    const contextEl = contextRef.current
+    if (!tokensEl || !costEl) return
+    const tokensText = figureText(tokensEl, ' tok')
+    const costText = figureText(costEl)
+    const contextText = contextEl ? figureText(contextEl, ' ctx') : null
+    // The context's box is there from the start, hidden until the first call has answered (its size then known):
+    // 64 boxes put in at once when the agents' first calls ended were frames of ~100 ms.
+    return onFigures(sessionId, agentId, (a) => {
+      const tokens = a.usage.inputTokens + a.usage.outputTokens + a.usage.cacheReadTokens + a.usage.cacheWriteTokens
+      write(tokensText, formatTokens(tokens))
+      writeTitle(tokensEl, `${formatCount(tokens)} tokens`)
+      write(costText, formatCost(a.usage.costUsd))
+      const ctx = contextUse(a)
+      if (!contextEl || !contextText) return
+      if (contextEl.hidden !== !ctx) contextEl.hidden = !ctx
+      if (!ctx) return
+      write(contextText, percent(ctx.fraction))
+      writeTitle(contextEl, `Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`)
+      contextEl.classList.toggle('tile-ctx-high', contextHigh(ctx))
+    })
+  }, [sessionId, agentId, present])
   const live = !!agent && agent.endedAt === null
   const now = useNow(live)
   if (!agent) return null
-  const tokens = agent.usage.inputTokens + agent.usage.outputTokens + agent.usage.cacheReadTokens + agent.usage.cacheWriteTokens
-  const ctx = contextUse(agent)
   const waited = modelWaitMs(agent, Math.max(now, agent.lastError?.ts ?? 0, agent.endedAt ?? 0))
   return (
     <div className="tile-stats">
@@ -49,22 +99,10 @@ const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; ses
         t{agent.turn}
         {agent.maxTurns ? <span className="tile-dim">/{agent.maxTurns}</span> : null}
       </span>
-      <span title={`${formatCount(tokens)} tokens`}>
-        {formatTokens(tokens)}
-        <span className="tile-unit"> tok</span>
-      </span>
-      <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
+      <span ref={tokensRef} />
+      <span ref={costRef} title="Cost" />
       <BudgetBar sessionId={sessionId} agentId={agentId} bare />
-      {ctx && (
-        <span
-          className={contextHigh(ctx) ? 'tile-ctx-high' : undefined}
-          title={`Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`}
-          data-testid="tile-context"
-        >
-          {percent(ctx.fraction)}
-          <span className="tile-unit"> ctx</span>
-        </span>
-      )}
+      <span ref={contextRef} data-testid="tile-context" hidden />
       {waited >= 1000 && (
         <span className="tile-model-time" title="Time spent waiting on the model" data-testid="tile-model-time">
           <Icon name="hourglass" size={10} />
@@ -127,7 +165,7 @@ function TileText({ sessionId, agentId, chars, thinking }: { sessionId: string; 
 
 /** What the agent does now; its streamed text is TileText's, the one part of a tile that changes per delta. */
 const TileNow = memo(function TileNow({ sessionId, agentId, compact, textChars }: { sessionId: string; agentId: string; compact: boolean; textChars: number }) {
-  const agent = useAgent(sessionId, agentId)
+  const agent = useAgentSansFigures(sessionId, agentId)
   const last = useAgentApp(sessionId, agentId, (s) => {
     const items = s.events.sessions[sessionId]?.items[agentId]
     const it = items?.[items.length - 1]
@@ -192,20 +230,39 @@ export const AgentTile = memo(function AgentTile(props: TileProps) {
  * The context meter's fill, the tile body's background layers' sizes (overview.css: .tile-body.has-meter), set as
  * they are rather than through a custom property: a custom property set on the body is inherited by everything in
  * the tile, so when 64 agents' model calls ended together every tile was styled again whole (10-20 ms at once).
+ * Written as the agent's usage arrives, like the figures (Stats), so the tile is not drawn again for it.
  */
-const meterStyle = (fraction: number): CSSProperties => ({
-  backgroundSize: `calc((100% - 4px) * ${Math.min(1, fraction).toFixed(3)}) 2px, calc(100% - 4px) 2px`
-})
+const meterSize = (fraction: number): string => `calc((100% - 4px) * ${Math.min(1, fraction).toFixed(3)}) 2px, calc(100% - 4px) 2px`
+
+function useContextMeter(body: RefObject<HTMLDivElement | null>, sessionId: string, agentId: string, present: boolean): void {
+  useLayoutEffect(() => {
+    const el = body.current
+    if (!el) return
+    let shown = ''
+    return onFigures(sessionId, agentId, (a) => {
+      const ctx = contextUse(a)
+      const size = ctx ? meterSize(ctx.fraction) : ''
+      const high = !!ctx && contextHigh(ctx)
+      const now = `${size}${high ? ' high' : ''}`
+      if (now === shown) return
+      shown = now
+      el.classList.toggle('has-meter', !!ctx)
+      el.classList.toggle('meter-high', high)
+      el.style.backgroundSize = size
+    })
+  }, [body, sessionId, agentId, present])
+}
 
 function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight }: TileProps) {
-  const agent = useAgent(sessionId, agentId)
+  const agent = useAgentSansFigures(sessionId, agentId)
   const request = useWaitingRequest(sessionId, agentId)
   const attention = useAttention(sessionId, agentId)
   const [messaging, setMessaging] = useState(false)
   const color = useAgentColor(agent?.color, agent?.agentType ?? '')
   const toggleMessage = useCallback(() => setMessaging((m) => !m), [])
+  const body = useRef<HTMLDivElement>(null)
+  useContextMeter(body, sessionId, agentId, !!agent)
   if (!agent) return null
-  const ctx = contextUse(agent)
   const active = isActive(agent.status)
   return (
     <article
@@ -220,7 +277,7 @@ function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight
       {/* The tile's inside is a box of its own size (position: absolute, contain: strict): its agent's text lays out
           there alone, not the grid around it, which Chromium lays out again from the page down for any grid item.
           Its shadow is the agent's color bar, its background the context meter (overview.css). */}
-      <div className={`tile-body${ctx ? ` has-meter${contextHigh(ctx) ? ' meter-high' : ''}` : ''}`} style={ctx ? meterStyle(ctx.fraction) : undefined}>
+      <div ref={body} className="tile-body">
         <div className="tile-head">
           <StatusDot status={agent.status} />
           {/* The task first, in .agent-task's look: at 64 tiles it is what tells one agent from the next; the type is the badge, and gives way first. */}
