@@ -77,6 +77,11 @@ test('sixteen at 1280×800: every current action on screen; Stop leaves every ot
   const first = page.getByTestId('agent-tile').first()
   await expect(first.getByTestId('tile-turn')).toHaveText(/^t\d/)
   await expect(first.getByTestId('tile-context')).toHaveText(/^(<1|\d+)%/, { timeout: 30_000 })
+  await expect(first.getByTestId('tile-tokens')).toHaveText(/^[\d.]+[kM]? tok$/)
+  // The exact counts are the figures' tooltips, there once the pointer is over them.
+  await first.getByTestId('tile-tokens').hover()
+  await expect(first.getByTestId('tile-tokens')).toHaveAttribute('title', /^[\d,]+ tokens$/)
+  await expect(first.getByTestId('tile-context')).toHaveAttribute('title', /^Context: [\d,]+ of [\d,]+ tokens$/)
   // The meter along the tile's bottom (its body's background) fills the share of the context the figure says.
   // The fill's width as drawn: the first background layer's width, resolved in the body's padding box (where a
   // background is laid out) by a box given that width, against the track's (the width right of the colour bar).

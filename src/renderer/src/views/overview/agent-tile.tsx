@@ -7,7 +7,7 @@ import { onFigures, useAgentSansFigures } from '../../state/agent-figures'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import { modelWaitMs } from '../../../../shared/view/model-wait'
 import { contextHigh, contextUse } from '../../../../shared/view/context-use'
-import type { TranscriptItem } from '../../../../shared/view/session-state'
+import type { AgentState, TranscriptItem } from '../../../../shared/view/session-state'
 import { isActive } from '../../../../shared/view/session-state'
 import { AgentName } from '../../components/agent-name'
 import { Icon } from '../../components/icon'
@@ -51,6 +51,7 @@ function figureText(el: HTMLElement, unit?: string): Text {
 const write = (text: Text, value: string) => {
   if (text.nodeValue !== value) text.nodeValue = value
 }
+const tokenCount = (a: AgentState) => a.usage.inputTokens + a.usage.outputTokens + a.usage.cacheReadTokens + a.usage.cacheWriteTokens
 const writeTitle = (el: HTMLElement, title: string) => {
   if (el.title !== title) el.title = title
 }
@@ -61,45 +62,71 @@ const writeTitle = (el: HTMLElement, title: string) => {
 // frame of 45-60 ms every two seconds in the bench (agent-figures.ts).
 const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
   const agent = useAgentSansFigures(sessionId, agentId)
+  const statsRef = useRef<HTMLDivElement>(null)
   const tokensRef = useRef<HTMLSpanElement>(null)
   const costRef = useRef<HTMLSpanElement>(null)
   const contextRef = useRef<HTMLSpanElement>(null)
   const present = !!agent
   useLayoutEffect(() => {
+    const statsEl = statsRef.current
     const tokensEl = tokensRef.current
     const costEl = costRef.current
     const contextEl = contextRef.current
-    if (!tokensEl || !costEl) return
+    if (!statsEl || !tokensEl || !costEl || !contextEl) return
     const tokensText = figureText(tokensEl, ' tok')
     const costText = figureText(costEl)
-    const contextText = contextEl ? figureText(contextEl, ' ctx') : null
+    const contextText = figureText(contextEl, ' ctx')
+    // The exact counts are tooltips, written only while the pointer is over the figures (64 tiles' tooltips
+    // rewritten at each model call's end were attribute changes for nothing most of the time).
+    let latest: AgentState | null = null
+    let pointed = false
+    const writeTitles = () => {
+      const a = latest
+      if (!a || !pointed) return
+      const ctx = contextUse(a)
+      writeTitle(tokensEl, `${formatCount(tokenCount(a))} tokens`)
+      if (ctx) writeTitle(contextEl, `Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`)
+    }
+    const enter = () => {
+      pointed = true
+      writeTitles()
+    }
+    const leave = () => {
+      pointed = false
+    }
+    statsEl.addEventListener('pointerenter', enter)
+    statsEl.addEventListener('pointerleave', leave)
     // The context's box is there from the start, hidden until the first call has answered (its size then known):
     // 64 boxes put in at once when the agents' first calls ended were frames of ~100 ms.
-    return onFigures(sessionId, agentId, (a) => {
-      const tokens = a.usage.inputTokens + a.usage.outputTokens + a.usage.cacheReadTokens + a.usage.cacheWriteTokens
-      write(tokensText, formatTokens(tokens))
-      writeTitle(tokensEl, `${formatCount(tokens)} tokens`)
+    const stop = onFigures(sessionId, agentId, (a) => {
+      latest = a
+      write(tokensText, formatTokens(tokenCount(a)))
       write(costText, formatCost(a.usage.costUsd))
       const ctx = contextUse(a)
-      if (!contextEl || !contextText) return
       if (contextEl.hidden !== !ctx) contextEl.hidden = !ctx
-      if (!ctx) return
-      write(contextText, percent(ctx.fraction))
-      writeTitle(contextEl, `Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`)
-      contextEl.classList.toggle('tile-ctx-high', contextHigh(ctx))
+      if (ctx) {
+        write(contextText, percent(ctx.fraction))
+        contextEl.classList.toggle('tile-ctx-high', contextHigh(ctx))
+      }
+      writeTitles()
     })
+    return () => {
+      stop()
+      statsEl.removeEventListener('pointerenter', enter)
+      statsEl.removeEventListener('pointerleave', leave)
+    }
   }, [sessionId, agentId, present])
   const live = !!agent && agent.endedAt === null
   const now = useNow(live)
   if (!agent) return null
   const waited = modelWaitMs(agent, Math.max(now, agent.lastError?.ts ?? 0, agent.endedAt ?? 0))
   return (
-    <div className="tile-stats">
+    <div ref={statsRef} className="tile-stats">
       <span title={`Turn ${agent.turn}${agent.maxTurns ? ` of at most ${agent.maxTurns}` : ''}`} data-testid="tile-turn">
         t{agent.turn}
         {agent.maxTurns ? <span className="tile-dim">/{agent.maxTurns}</span> : null}
       </span>
-      <span ref={tokensRef} />
+      <span ref={tokensRef} data-testid="tile-tokens" />
       <span ref={costRef} title="Cost" />
       <BudgetBar sessionId={sessionId} agentId={agentId} bare />
       <span ref={contextRef} data-testid="tile-context" hidden />
