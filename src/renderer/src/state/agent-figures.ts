@@ -1,14 +1,17 @@
 // A model call's figures: what its usage event changes on the agent besides closing the wait on the model
 // (reducer.ts, case 'usage'): the tokens and cost so far, how full the context is, and the model that answered
-// (which sizes the context window). Agents started together
-// end their calls together, so with 64 tiles these changes come all at once; a view that shows none of them is
-// not drawn again for them, and the tile's figures are written straight into their text (agent-tile.tsx).
+// (which sizes the context window). Agents started together end their calls together, so with 64 tiles these
+// changes come all at once; a view that shows none of them is not drawn again for them, and the tile's figures
+// are written straight into their text (agent-tile.tsx).
 import { useRef } from 'react'
 import type { AgentState } from '../../../shared/view/session-state'
 import { subscribeAgent, useAgentApp } from './agent-subscriptions'
 import { get } from './app-state'
 
-export const FIGURES: ReadonlySet<string> = new Set<keyof AgentState>(['usage', 'contextTokens', 'context', 'resolvedModel'])
+const FIGURES = ['usage', 'contextTokens', 'context', 'resolvedModel'] as const satisfies readonly (keyof AgentState)[]
+const FIGURE_KEYS: ReadonlySet<string> = new Set(FIGURES)
+/** What the figures are drawn from: themselves, and the configured model (the context window when none answered yet). */
+const DRAWN_FROM = [...FIGURES, 'model'] as const
 
 // The reducer copies an agent's lists whenever it changes the agent (session-draft.ts): a list is the same when its items are.
 const same = (x: unknown, y: unknown): boolean =>
@@ -20,11 +23,11 @@ export function sameButFigures(prev: AgentState, next: AgentState): boolean {
   const b = next as unknown as Record<string, unknown>
   let count = 0
   for (const key in b) {
-    if (FIGURES.has(key)) continue
+    if (FIGURE_KEYS.has(key)) continue
     count++
     if (!same(a[key], b[key])) return false
   }
-  for (const key in a) if (!FIGURES.has(key)) count--
+  for (const key in a) if (!FIGURE_KEYS.has(key)) count--
   return count === 0
 }
 
@@ -43,8 +46,7 @@ export function useAgentSansFigures(sessionId: string, agentId: string): AgentSt
   })
 }
 
-const sameFigures = (a: AgentState, b: AgentState): boolean =>
-  a.usage === b.usage && a.context === b.context && a.contextTokens === b.contextTokens && a.resolvedModel === b.resolvedModel && a.model === b.model
+const sameFigures = (a: AgentState, b: AgentState): boolean => DRAWN_FROM.every((key) => Object.is(a[key], b[key]))
 
 /**
  * Calls `draw` with the agent's state now and whenever its figures (or its model) change, until the function
