@@ -37,25 +37,29 @@ async function stageKept(name, cmd, args, env = {}) {
   if (only.length && !only.includes(name)) return null
   console.log(`\n━━ ${name}: ${[cmd.replace(root + '/', ''), ...args].join(' ')}`)
   const started = Date.now()
-  const child = spawn(cmd, args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, ...env } })
-  const kept = []
-  child.stdout.on('data', (chunk) => {
-    process.stdout.write(chunk)
-    kept.push(chunk)
-  })
-  child.stderr.on('data', (chunk) => {
-    process.stderr.write(chunk)
-    kept.push(chunk)
-  })
-  const code = await new Promise((resolve) => child.on('close', (status, signal) => resolve(status ?? signal)))
+  const { code, kept } = await spawnKept(cmd, args, env, true)
   const ok = code === 0
   console.log(`━━ ${name}: ${ok ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   return {
     ok,
-    output: Buffer.concat(kept)
-      .toString('utf8')
-      .replace(/\x1b\[[0-9;]*m/g, '')
+    output: kept.toString('utf8').replace(/\x1b\[[0-9;]*m/g, '')
   }
+}
+
+/** A child's exit code (or signal) and all it wrote, stdout and stderr in order; `echo` passes it through as it comes. */
+async function spawnKept(cmd, args, env, echo) {
+  const child = spawn(cmd, args, { cwd: root, stdio: [echo ? 'inherit' : 'ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+  const kept = []
+  child.stdout.on('data', (chunk) => {
+    if (echo) process.stdout.write(chunk)
+    kept.push(chunk)
+  })
+  child.stderr.on('data', (chunk) => {
+    if (echo) process.stderr.write(chunk)
+    kept.push(chunk)
+  })
+  const code = await new Promise((resolve) => child.on('close', (status, signal) => resolve(status ?? signal)))
+  return { code, kept: Buffer.concat(kept) }
 }
 
 /** What vitest printed about errors outside tests: its "Unhandled Errors" section, else each "Error" block it printed. */
@@ -67,7 +71,11 @@ function runnerErrors(output) {
 }
 
 function check(name, cmd, args) {
-  const ok = stage(name, cmd, args)
+  return tally(name, stage(name, cmd, args))
+}
+
+/** Counts a check stage's outcome (null: the stage was not run). */
+function tally(name, ok) {
   if (ok === null) return null
   if (ok) passed++
   else {
@@ -81,21 +89,12 @@ function check(name, cmd, args) {
 async function checkQuiet(name, cmd, args) {
   if (only.length && !only.includes(name)) return null
   const started = Date.now()
-  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env })
-  const kept = []
-  child.stdout.on('data', (chunk) => kept.push(chunk))
-  child.stderr.on('data', (chunk) => kept.push(chunk))
-  const code = await new Promise((resolve) => child.on('close', (status, signal) => resolve(status ?? signal)))
+  const { code, kept } = await spawnKept(cmd, args, {}, false)
   const ok = code === 0
   console.log(`\n━━ ${name}: ${[cmd.replace(root + '/', ''), ...args].join(' ')}`)
-  process.stdout.write(Buffer.concat(kept))
+  process.stdout.write(kept)
   console.log(`━━ ${name}: ${ok ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
-  if (ok) passed++
-  else {
-    failed++
-    failures.push(name)
-  }
-  return ok
+  return tally(name, ok)
 }
 
 function readJson(file) {
