@@ -11,6 +11,7 @@ import { useFitLevel } from '../lib/use-fit-level'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { ui, useApp } from '../state/store'
+import { useAgentSansFigures, useFigures } from '../state/agent-figures'
 import { AgentTypeBadge } from './agent-name'
 import { ContextMeter } from './context-meter'
 import { BudgetBar } from './budget-bar'
@@ -19,7 +20,10 @@ import { StatusBadge } from './status'
 
 export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { sessionId: string; toolUseId: string }) {
   const tool = useApp((s) => s.events.sessions[sessionId]?.tools[toolUseId])
-  const child = useApp((s) => (tool?.childAgentId ? s.events.sessions[sessionId]?.agents[tool.childAgentId] : undefined))
+  // The figures (cost, context) as onFigures draws them, the rest when it changes: 64 agents' model calls ending
+  // together do not draw 64 cards again in one frame (agent-figures.ts).
+  const child = useAgentSansFigures(sessionId, tool?.childAgentId)
+  const figures = useFigures(sessionId, tool?.childAgentId) ?? child
   const currentTool = useApp((s) => (child?.currentToolId ? s.events.sessions[sessionId]?.tools[child.currentToolId] : undefined))
   const now = useNow(!!child && child.endedAt === null)
   const input = (tool ? (tool.input ?? parsePartialInput(tool.inputJson) ?? {}) : {}) as Record<string, unknown>
@@ -30,12 +34,13 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
   const color = useAgentColor(child?.color, type ?? '', !type)
   const clock = child ? formatClock(elapsedMs(child, now)) : ''
   const turn = child ? `turn ${child.turn}${child.maxTurns ? `/${child.maxTurns}` : ''}` : ''
-  const cost = child ? formatCost(child.usage.costUsd) : ''
+  const cost = figures ? formatCost(figures.usage.costUsd) : ''
   // A narrow card drops the turn, then the elapsed time, then its context meter, before its status, cost or
   // current tool would be cut. (The clock's and the cost's lengths, not their text — the figures are tabular: a card measures again when its stats could be wider, not every second, nor at every model call of 64 agents.)
   const stats = useRef<HTMLSpanElement>(null)
-  const meter = child?.context?.tokens != null ? Math.floor((child.context.tokens / child.context.window) * 100) : null
-  const fit = useFitLevel(stats, 3, `${child?.status}|${clock.length}|${turn}|${cost.length}|${currentTool?.name ?? ''}|${meter}|${child?.context?.compacting}`)
+  const context = figures?.context
+  const meter = context?.tokens != null ? Math.floor((context.tokens / context.window) * 100) : null
+  const fit = useFitLevel(stats, 3, `${child?.status}|${clock.length}|${turn}|${cost.length}|${currentTool?.name ?? ''}|${meter}|${context?.compacting}`)
   if (!tool) return null
   const starting = type ? `Starting the ${type} agent…` : 'Starting a subagent…'
   return (
@@ -67,7 +72,7 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
               <StatusBadge status={child.status} limit={child.limit} />
               {fit < 2 && <span>{clock}</span>}
               {fit < 1 && <span>{turn}</span>}
-              {fit < 3 && <ContextMeter context={child.context} short />}
+              {fit < 3 && <ContextMeter context={context} short />}
               <span className="agent-card-cost">{cost}</span>
               <BudgetBar sessionId={sessionId} agentId={child.id} short />
               {currentTool && (

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
-import { onFigures, sameButFigures } from './agent-figures'
+import { createMountBudget } from '../lib/mount-budget'
+import { onFigures, sameButFigures, setFigureBudget } from './agent-figures'
 import { receiveEvents, resetStore, useApp } from './store'
 
 const clock = manualClock()
@@ -61,5 +62,60 @@ describe('onFigures', () => {
     stop()
     receiveEvents([a.usage({ inputTokens: 1 })])
     expect(drawn).toEqual([0, 900, 1000])
+  })
+})
+
+describe('figures of many agents changing at once', () => {
+  let frames: Array<() => void> = []
+  let frameNo = 0
+  const runFrame = () => {
+    frameNo++
+    const due = frames
+    frames = []
+    for (const f of due) f()
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    setFigureBudget()
+  })
+
+  it('draws as many as a frame has room for, the rest in the next frames, oldest first and each with its newest figures', () => {
+    const ids = ['a', 'b', 'c', 'd', 'e']
+    const agents = Object.fromEntries(ids.map((id, i) => [id, agentEvents('s1', id, clock, { agentId: 'main', toolUseId: `t${i}` })]))
+    receiveEvents([main.start(), ...ids.map((id) => agents[id].start({ description: id.toUpperCase() }))])
+    frames = []
+    vi.stubGlobal('requestAnimationFrame', (cb: () => void) => frames.push(cb))
+    vi.stubGlobal('cancelAnimationFrame', () => {})
+    setFigureBudget(createMountBudget(2, () => frameNo))
+    const drawn: string[] = []
+    const stops = Object.fromEntries(ids.map((id) => [id, onFigures('s1', id, (agent) => drawn.push(`${id}${agent.usage.inputTokens}`))]))
+    // Each is drawn once at once, whatever the frame's room: a figure's first drawing never waits.
+    expect(drawn).toEqual(['a0', 'b0', 'c0', 'd0', 'e0'])
+    drawn.length = 0
+    // Five agents' calls end in one frame (the store applies live events at the frame): two draw in it.
+    receiveEvents(ids.map((id) => agents[id].usage({ inputTokens: 100 })))
+    runFrame()
+    expect(drawn).toEqual(['a100', 'b100'])
+    // D's tile goes away while it waits, and E's next call ends: D never draws; C and E draw in the next frame,
+    // and E's newest figures, come in that frame when it had no room left, in the one after.
+    stops.d()
+    receiveEvents([agents.e.usage({ inputTokens: 5 })])
+    runFrame()
+    expect(drawn).toEqual(['a100', 'b100', 'c100', 'e100'])
+    runFrame()
+    expect(drawn).toEqual(['a100', 'b100', 'c100', 'e100', 'e105'])
+    runFrame()
+    expect(drawn).toHaveLength(5)
+    // Nothing waits here now: the next change draws in the frame the store applies it. (The store itself may
+    // hold an agent's figures a frame or two for its turn among the agents streaming: text-cadence.ts.)
+    receiveEvents([agents.c.usage({ inputTokens: 7 })])
+    for (let i = 0; i < 3 && !drawn.includes('c107'); i++) {
+      runFrame()
+      const applied = useApp.getState().events.sessions.s1.agents.c.usage.inputTokens === 107
+      expect(drawn.includes('c107')).toBe(applied)
+    }
+    expect(drawn).toContain('c107')
+    for (const id of ['a', 'b', 'c', 'e']) stops[id]()
+    expect(frames).toEqual([])
   })
 })

@@ -48,12 +48,30 @@ describe('agent-keyed subscriptions', () => {
     t.stop()
   })
 
-  it('tells every agent of anything else: a status, usage, an end, a UI change', () => {
+  it('tells only the agents whose model calls ended, when a frame holds their usage and output alone; the session’s totals still change', () => {
+    start()
+    const t = told()
+    let sessionTold = 0
+    const offStore = useApp.subscribe(() => sessionTold++)
+    receiveEvents([a.usage({ inputTokens: 10, outputTokens: 5, costUsd: 0.25 }), a.text(' more')])
+    expect([t.a, t.b]).toEqual([1, 0])
+    receiveEvents([b.usage({ inputTokens: 20, outputTokens: 5, costUsd: 0.5 })])
+    expect([t.a, t.b]).toEqual([1, 1])
+    // The header's totals read the session through the store's own subscription: told of both.
+    expect(sessionTold).toBe(2)
+    const s = useApp.getState().events.sessions.s1
+    expect(s.usage.costUsd).toBeCloseTo(0.75)
+    expect(s.agents.a.usage.inputTokens).toBe(10)
+    offStore()
+    t.stop()
+  })
+
+  it('tells every agent of anything else: a status, an end, a UI change', () => {
     start()
     const t = told()
     receiveEvents([a.text('x'), b.status('waiting_permission')])
     expect([t.a, t.b]).toEqual([1, 1])
-    receiveEvents([a.usage({ inputTokens: 10, outputTokens: 5 })])
+    receiveEvents([a.usage({ inputTokens: 10, outputTokens: 5 }), a.turnStart(2)])
     expect([t.a, t.b]).toEqual([2, 2])
     ui.focusAgent('a')
     expect([t.a, t.b]).toEqual([3, 3])

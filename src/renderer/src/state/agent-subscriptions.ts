@@ -1,12 +1,14 @@
 // Store subscriptions keyed by agent. With 64 agents on screen, each tile and card reads its agent through a
 // dozen selectors, and every store update ran all of them — ~1,000 a frame while the agents stream, most for
 // agents whose state had not moved. A frame whose events are only streamed output (text, thinking, a tool
-// call's input being written) changes nothing but the transcripts, tools and stream marks of the agents that
-// wrote it; so such an update tells only those agents' subscribers. Any other update tells every one of them.
+// call's input being written) or model calls' usage changes nothing but the transcripts, tools, stream marks,
+// waits and figures of the agents that wrote them, and the session's own totals; so such an update tells only
+// those agents' subscribers. Any other update tells every one of them.
 //
 // The rule a keyed selector keeps: it reads its own agent's state, or anything that only events other than
-// streamed output change (statuses, permissions, usage, tools starting or ending, the UI's own choices). It
-// must not read another agent's transcript or stream, nor the session's event counters.
+// streamed output and usage change (statuses, permissions, tools starting or ending, the UI's own choices). It
+// must not read another agent's transcript, stream or figures, nor the session's event counters or totals
+// (those are read through the store's own subscription, which every update tells).
 import { useCallback, useSyncExternalStore } from 'react'
 import type { AgentEvent } from '../../../shared/events'
 import { agentKey as keyOf } from './agent-key'
@@ -14,7 +16,8 @@ import { get, set, useApp, type AppState } from './app-state'
 
 type Listener = () => void
 
-const OUTPUT_TYPES: ReadonlySet<AgentEvent['type']> = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_input_delta'])
+/** The events that change only their own agent's view (and the session's totals): see the rule above. */
+const AGENT_ONLY_TYPES: ReadonlySet<AgentEvent['type']> = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_input_delta', 'usage'])
 
 const listeners = new Map<string, Set<Listener>>()
 /** The agents the update being made concerns alone, or null: it may concern any. */
@@ -57,7 +60,7 @@ export function setFromEvents(events: readonly AgentEvent[], update: (s: AppStat
   const { sessions } = get().events
   for (const e of events) {
     // Output of an agent not known yet adds the agent (to its parent's children, its parent's tool): news for all.
-    if (!OUTPUT_TYPES.has(e.type) || !sessions[e.sessionId]?.agents[e.agentId]) {
+    if (!AGENT_ONLY_TYPES.has(e.type) || !sessions[e.sessionId]?.agents[e.agentId]) {
       keys = null
       break
     }
