@@ -8,6 +8,7 @@ import type { AgentEvent, EventPayload } from '../src/shared/events'
 import type { HostHandlers, RuntimeHost } from '../src/shared/host'
 import type { HostNotice, SessionSummary } from '../src/shared/ipc-contract'
 import { HostListeners } from '../src/main/runtime/host/host-listeners'
+import { changesSessionRow } from '../src/main/runtime/host/live-sessions'
 import { createSessionRecorder, type SessionRecorder } from '../src/main/runtime/store'
 import { hostNow } from './ui-clock'
 
@@ -45,6 +46,8 @@ export class StreamHost implements RuntimeHost {
   private session: { id: string; mainId: string; childIds: string[]; cwd: string; title: string; createdAt: number } | null = null
   private timers: Array<ReturnType<typeof setInterval>> = []
   private recorder: SessionRecorder | null = null
+  /** What the session's row says, as the real host keeps it: its agents and the cost of their model calls so far. */
+  private row = { agents: new Set<string>(), costUsd: 0 }
   /** Epoch ms when the fan-out's start burst began (every agent's start events, one after another). */
   burstAt = 0
   /** The real host's handlers, but for the list, starting a session and stopping an agent. */
@@ -67,6 +70,9 @@ export class StreamHost implements RuntimeHost {
         const mainId = `main-${id.slice(0, 8)}`
         const childIds = Array.from({ length: this.plan.agents }, (_, i) => `agent-${i + 1}-${id.slice(0, 6)}`)
         this.session = { id, mainId, childIds, cwd, title: prompt.split('\n')[0].slice(0, 80), createdAt: Date.now() }
+        this.row = { agents: new Set(), costUsd: 0 }
+        // Its row, as the real host sends it when it adopts the session (live-sessions.ts).
+        this.notify({ type: 'session_updated', session: this.summary() })
         if (this.plan.recordTo) this.recorder = createSessionRecorder({ dataDir: this.plan.recordTo, sessionId: id, cwd, title: this.session.title })
         // After the answer, as the real host does: the renderer marks the session live when it gets the id.
         setTimeout(() => this.fanOut(prompt), 0)
@@ -200,7 +206,6 @@ export class StreamHost implements RuntimeHost {
       // The request is out: the tile waits on the model until the bench says go.
       this.emit(id, s.mainId, `toolu_${i}`, { type: 'model_request', model: 'claude-haiku-4-5', attempt: 1 })
     })
-    this.notify({ type: 'session_updated', session: this.summary() })
   }
 
   private emit(agentId: string, parentAgentId: string | null, parentToolUseId: string | null, payload: EventPayload): void {
@@ -208,6 +213,11 @@ export class StreamHost implements RuntimeHost {
     // One event per call, as the runtime's bus delivers them: the pump does the batching.
     this.recorder?.record(event)
     this.listeners.events([event])
+    // The row in the session list, sent again at each event that changes it, as the real host does
+    // (live-sessions.ts): at the start burst one per agent, and one per model call's usage.
+    if (event.type === 'agent_start') this.row.agents.add(event.agentId)
+    if (event.type === 'usage') this.row.costUsd += event.usage.costUsd
+    if (changesSessionRow(event)) this.notify({ type: 'session_updated', session: this.summary() })
   }
 
   private notify(notice: HostNotice): void {
@@ -223,8 +233,8 @@ export class StreamHost implements RuntimeHost {
       status: 'running',
       createdAt: s.createdAt,
       updatedAt: Date.now(),
-      costUsd: 0,
-      agentCount: s.childIds.length + 1
+      costUsd: this.row.costUsd,
+      agentCount: this.row.agents.size
     }
   }
 }

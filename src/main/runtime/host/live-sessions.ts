@@ -1,7 +1,7 @@
 // The sessions this process runs, each with what its row in the session list shows (title, times, cost
 // before a restart, the demo's model): their events go on to the listeners, their row again as they change.
 import { resolve } from 'node:path'
-import type { AgentStartEvent } from '../../../shared/events'
+import type { AgentEvent, AgentStartEvent } from '../../../shared/events'
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import { planPrompt, SessionClosedError, type AgentSession } from '../orchestration'
 import { appBuiltinText } from './app-builtins'
@@ -29,6 +29,9 @@ const ACTIVITY_NOTICE_MS = 30_000
 
 /** Events that change what a session's row says (status, agent count, cost, waiting requests), sent again at once. */
 const ROW_EVENTS = new Set<string>(['agent_start', 'agent_end', 'usage', 'permission_request', 'permission_response'])
+
+/** Whether the event changes what its session's row says, so the row is sent again (the UI bench's host follows this too). */
+export const changesSessionRow = (event: AgentEvent): boolean => ROW_EVENTS.has(event.type)
 
 export interface LiveSessionsOptions {
   listeners: HostListeners
@@ -96,7 +99,7 @@ export class LiveSessions {
       // The session list shows status, agent count, cost, waiting requests and the time of the last
       // activity: refresh it when any agent starts or ends, its cost grows, a request waits or is answered,
       // and now and then while agents work, so its time keeps up. Windows never ask for it again.
-      if (ROW_EVENTS.has(event.type) || live.updatedAt - live.noticedAt >= every) {
+      if (changesSessionRow(event) || live.updatedAt - live.noticedAt >= every) {
         live.noticedAt = live.updatedAt
         this.updated(live)
       }
