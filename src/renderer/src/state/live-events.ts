@@ -16,6 +16,8 @@ import { newTextCadence, takeDueEvents } from './text-cadence'
 // batches apply at once.
 const HIDDEN_FLUSH_MS = 100
 let pending: AgentEvent[] = []
+/** What else waits for the frame, by key, the newest per key: session rows the host pushed (atNextFrame). */
+const atFrame = new Map<string, () => void>()
 let scheduled: { frame: number; timer: ReturnType<typeof setTimeout> } | null = null
 let cadence = newTextCadence()
 
@@ -23,6 +25,25 @@ export function receiveEvents(batch: AgentEvent[]): void {
   if (typeof requestAnimationFrame !== 'function') return applyLive(batch)
   for (const e of batch) pending.push(e)
   schedule()
+}
+
+/**
+ * Runs `apply` at the next frame that applies live events (before them), or at once without frames (tests); a
+ * newer one with the same key takes its place. The host sends a session's row again at each change it shows
+ * (an agent starting or ending, a model call's cost): 64 agents' calls ending together were 64 store updates,
+ * and as many renders of every view, in one frame; this way they are one, the newest row.
+ */
+export function atNextFrame(key: string, apply: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') return apply()
+  atFrame.set(key, apply)
+  schedule()
+}
+
+function runAtFrame(): void {
+  if (!atFrame.size) return
+  const due = [...atFrame.values()]
+  atFrame.clear()
+  for (const apply of due) apply()
 }
 
 function schedule(): void {
@@ -38,6 +59,8 @@ function cancelScheduled(): void {
 
 function onFrame(): void {
   cancelScheduled()
+  runAtFrame()
+  if (!pending.length) return
   const { due, later } = takeDueEvents(pending, cadence, performance.now())
   pending = later
   if (later.length) schedule()
@@ -47,6 +70,7 @@ function onFrame(): void {
 /** Applies every live event received so far, text kept for the next frame included (before a replay is merged). */
 export function flushEvents(): void {
   cancelScheduled()
+  runAtFrame()
   if (!pending.length) return
   const batch = pending
   pending = []
@@ -88,6 +112,7 @@ function applyLive(batch: AgentEvent[]): void {
 /** Drops what is queued (tests and the e2e harness). */
 export function resetLiveEvents(): void {
   pending = []
+  atFrame.clear()
   cadence = newTextCadence()
   cancelScheduled()
   replaying = null

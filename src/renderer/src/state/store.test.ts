@@ -324,6 +324,42 @@ describe('live events in a page with animation frames', () => {
     }
   })
 
+  it("a session's rows sent at every change show at the frame: one store update per session, with its newest row", async () => {
+    withFrames()
+    await connected()
+    let updates = 0
+    const off = useApp.subscribe((s, prev) => void (s.sessions !== prev.sessions && updates++))
+    // 64 agents' model calls end together: the host sends the row again at each.
+    for (let i = 1; i <= 64; i++) receiveNotice({ type: 'session_updated', session: { ...summary('busy', 'running'), costUsd: i / 100, updatedAt: 10 + i } })
+    receiveNotice({ type: 'session_updated', session: { ...summary('other', 'running'), updatedAt: 5 } })
+    expect(useApp.getState().sessions.find((x) => x.sessionId === 'busy')).toBeUndefined()
+    runFrame()
+    off()
+    expect(updates).toBe(2)
+    expect(useApp.getState().sessions.find((x) => x.sessionId === 'busy')?.costUsd).toBe(0.64)
+    expect(useApp.getState().sessions.find((x) => x.sessionId === 'other')?.status).toBe('running')
+  })
+
+  it('a row sent before its session was deleted does not bring it back; rows keep up in a hidden window', async () => {
+    withFrames()
+    await connected()
+    receiveNotice({ type: 'session_updated', session: summary('gone', 'running') })
+    runFrame()
+    expect(useApp.getState().sessions.some((x) => x.sessionId === 'gone')).toBe(true)
+    receiveNotice({ type: 'session_updated', session: { ...summary('gone'), updatedAt: 9 } })
+    receiveNotice({ type: 'session_deleted', sessionId: 'gone' })
+    runFrame()
+    expect(useApp.getState().sessions.some((x) => x.sessionId === 'gone')).toBe(false)
+    vi.useFakeTimers()
+    try {
+      receiveNotice({ type: 'session_updated', session: summary('hidden', 'running') })
+      vi.advanceTimersByTime(150)
+      expect(useApp.getState().sessions.some((x) => x.sessionId === 'hidden')).toBe(true)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('a replay that lands before the frame gets the waiting live events once, not twice', async () => {
     withFrames()
     const { f, opening } = await openingWhileLive()

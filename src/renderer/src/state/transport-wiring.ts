@@ -6,7 +6,7 @@ import type { FanoutApi } from '../transport/types'
 import { savedView, saveView } from '../lib/tab-memory'
 import { setStoppedNow } from '../lib/use-now'
 import { call, get, set, useApp } from './app-state'
-import { receiveEvents } from './live-events'
+import { atNextFrame, receiveEvents } from './live-events'
 import { adoptRow, adoptWorkspace, forgetSession, openSession, refreshAgentDefs, refreshSessions } from './session-loading'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -21,9 +21,14 @@ export function subscribeNotices(listener: (n: HostNotice) => void): () => void 
 export function receiveNotice(n: HostNotice): void {
   for (const l of noticeListeners) l(n)
   if (n.type === 'session_updated') {
-    if (get().workspace && n.session.cwd !== get().workspace!.cwd) return
-    adoptRow(n.session)
-  } else if (n.type === 'session_deleted') forgetSession(n.sessionId)
+    // At the frame, the newest row of each session (live-events.ts): the host sends it again at every change.
+    atNextFrame(`row:${n.session.sessionId}`, () => {
+      if (get().workspace && n.session.cwd !== get().workspace!.cwd) return
+      adoptRow(n.session)
+    })
+  }
+  // In turn with its rows: a row sent before the session was deleted does not bring it back.
+  else if (n.type === 'session_deleted') atNextFrame(`row:${n.sessionId}`, () => forgetSession(n.sessionId))
   else if (n.type === 'workspace_changed') void adoptWorkspace(n.workspace)
   else if (n.type === 'settings_changed') set({ settings: n.settings })
   else if (n.type === 'trust_changed') {
