@@ -56,6 +56,7 @@ const SCREENSHOT = process.env.BENCH_UI_SCREENSHOT
 const ARRIVALS = !!process.env.BENCH_UI_ARRIVALS
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a')
+const signedMs = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(0)} ms`
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target')
 
@@ -265,6 +266,11 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     console.log(
       `  longest task        ${probe.longTasks.length ? ms(longest) : 'none over 50 ms'}; ${probe.longTasks.length} long tasks (${inBurst} of them began before the ${AGENTS} tiles were painted), ${probe.longFrames.length} long animation frames (target: none over 50 ms: ${verdict(!probe.longTasks.length)})`
     )
+    // When each began, from the start burst's first event (negative: before it, as the session's view opened).
+    if (probe.longTasks.length)
+      console.log(
+        `  long tasks          ${probe.longTasks.map((d, i) => `${d.toFixed(0)} ms at ${signedMs(probe.longTaskAt[i] - (host.burstAt + clock.offset))}`).join(', ')} (from the start burst's first event)`
+      )
     console.log(
       `  event→painted       p50 ${ms(pct(paintLat, 50))}, p95 ${ms(pct(paintLat, 95))}, p99 ${ms(pct(paintLat, 99))}, max ${ms(paintLat[paintLat.length - 1])} over the ${probe.onScreen.length} agents on screen, as ${probe.density} (${deltas} deltas, ${painted.missing} never painted)  (target p95 ≤ 100 ms: ${verdict(paintedMet(pct(paintLat, 95)))})`
     )
