@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react'
 import type { AgentRunRecord, AgentStats } from '../../../shared/budget'
 import { call } from '../state/app-state'
 import { useApp } from '../state/store'
+import { formatDateTime, formatShortDateTime } from '../lib/format'
 
 const usd = (n: number | null) => (n === null ? '–' : n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`)
 const secs = (ms: number | null) => (ms === null ? '–' : ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.round(ms / 60_000)}m`)
@@ -44,7 +45,7 @@ export function HistoryChart({ runs, median }: { runs: AgentRunRecord[]; median:
           y={y(r.costUsd)}
           height={H - 2 - y(r.costUsd)}
         >
-          <title>{`${new Date(r.ts).toLocaleString()}: ${OUTCOME_TEXT[r.outcome]}, ${usd(r.costUsd)}, ${r.tokens.toLocaleString('en-US')} tokens, ${r.turns} turns`}</title>
+          <title>{`${formatDateTime(r.ts)}: ${OUTCOME_TEXT[r.outcome]}, ${usd(r.costUsd)}, ${r.tokens.toLocaleString('en-US')} tokens, ${r.turns} turns`}</title>
         </rect>
       ))}
       {median !== null && <line className="median" x1={0} x2={W} y1={y(median)} y2={y(median)} />}
@@ -92,9 +93,7 @@ export function HistoryPanel({ agentType, file }: { agentType: string | undefine
               .reverse()
               .map((r) => (
                 <span key={`${r.agentId}${r.ts}`} style={{ display: 'contents' }}>
-                  <span className="muted">
-                    {new Date(r.ts).toLocaleString(undefined, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })}
-                  </span>
+                  <span className="muted">{formatShortDateTime(r.ts)}</span>
                   <span>{OUTCOME_TEXT[r.outcome]}</span>
                   <span>{usd(r.costUsd)}</span>
                   <span className="muted">{r.turns} turns</span>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatClock, formatCost, formatDuration, formatRelative, formatTokens } from './format'
+import { formatClock, formatCost, formatDateTime, formatDuration, formatRelative, formatShortDateTime, formatTime, formatTokens } from './format'
 
 /** Each input formats to its text; a failure names the input. */
 function expectEach(format: (n: number) => string, cases: Array<[number, string]>) {
@@ -50,5 +50,20 @@ describe('format', () => {
     expect(formatRelative(now - 10_000, now)).toBe('just now')
     expect(formatRelative(now - 5 * 60_000, now)).toBe('5 min ago')
     expect(formatRelative(now - 3 * 3_600_000, now)).toBe('3 h ago')
+  })
+
+  it('writes dates as Date writes them in the same locale, with formatters made once', () => {
+    const now = Date.UTC(2025, 5, 10, 12)
+    for (const ts of [now, now - 40 * 86_400_000, Date.UTC(2023, 0, 2, 3, 4, 5)]) {
+      expect(formatDateTime(ts)).toBe(new Date(ts).toLocaleString())
+      expect(formatTime(ts)).toBe(new Date(ts).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }))
+      expect(formatShortDateTime(ts)).toBe(
+        new Date(ts).toLocaleString(undefined, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })
+      )
+    }
+    expect(formatRelative(now - 40 * 86_400_000, now)).toBe(new Date(now - 40 * 86_400_000).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }))
+    expect(formatRelative(Date.UTC(2023, 0, 2), now)).toBe(
+      new Date(Date.UTC(2023, 0, 2)).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: 'numeric' })
+    )
   })
 })

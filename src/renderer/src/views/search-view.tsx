@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 import type { SearchHit } from '../../../shared/search-replay-contract'
 import { Icon } from '../components/icon'
 import { agentFullName } from '../lib/agent-naming'
-import { formatRelative, formatTime, plural } from '../lib/format'
+import { formatDateTime, formatRelative, formatTime, plural } from '../lib/format'
 import { closeSearch, openHit, setSearchScope, setSearchText, useSearch } from '../state/search-store'
 import { useApp } from '../state/store'
 import { Dialog } from './dialog'
@@ -72,7 +72,7 @@ function HitRow({ hit, active, onOpen, id }: { hit: SearchHit; active: boolean; 
             turn {hit.turn}
           </span>
         )}
-        <span className="search-hit-time muted" title={new Date(hit.ts).toLocaleString()}>
+        <span className="search-hit-time muted" title={formatDateTime(hit.ts)}>
           {hit.sessionTitle !== undefined ? formatRelative(hit.ts) : formatTime(hit.ts)}
         </span>
       </div>

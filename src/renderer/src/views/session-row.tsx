@@ -10,7 +10,7 @@ import { StatusDot, STATUS_LABEL } from '../components/status'
 import { SubmitForm } from '../components/submit-form'
 import { ownerText } from './running-elsewhere'
 import { refocusWhenLost } from '../lib/focus'
-import { formatCost } from '../lib/format'
+import { formatCost, formatDateTime } from '../lib/format'
 import { useTask } from '../lib/use-task'
 import { listedSubagents, subagentsText } from '../state/agent-counts'
 import { sessionCostUsd } from '../state/selectors'
@@ -157,7 +157,7 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
             void openSession(s.sessionId)
           }}
           data-testid="session-item"
-          title={`${s.title}\n${STATUS_LABEL[s.status]} · ${new Date(s.createdAt).toLocaleString()}`}
+          title={`${s.title}\n${STATUS_LABEL[s.status]} · ${formatDateTime(s.createdAt)}`}
         >
           <StatusDot status={s.status} />
           <span className="session-item-body">
