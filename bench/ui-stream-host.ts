@@ -20,6 +20,13 @@ export interface StreamPlan {
    * the session's index and view fold): the runtime's own work shares the machine with the page.
    */
   recordTo?: string
+  /**
+   * How the main agent's reply brings the Agent calls, as a model writes them: its first token after
+   * `firstTokenMs`, then one call after another, `callsPerSecond`, each subagent started as its call has
+   * streamed whole (as the runtime starts them: loop/early-calls.ts). Without it, every call and every
+   * subagent's start come at once with the session's first events, which no model's reply does: the worst case.
+   */
+  reply?: { firstTokenMs: number; callsPerSecond: number }
 }
 
 export interface StreamRun {
@@ -181,31 +188,60 @@ export class StreamHost implements RuntimeHost {
     })
     main({ type: 'message', message: { role: 'user', content: prompt } })
     main({ type: 'turn_start', turn: 1 })
-    main({ type: 'text_delta', text: `I will split this across ${s.childIds.length} parallel agents.` })
     const inputs = s.childIds.map((_, i) => ({ description: `Stream part ${i + 1}`, subagent_type: 'Explore', prompt: `Part ${i + 1} of the benchmark load.` }))
-    inputs.forEach((input, i) => {
-      main({ type: 'tool_start', toolUseId: `toolu_${i}`, name: 'Agent' })
-      main({ type: 'tool_run', toolUseId: `toolu_${i}`, name: 'Agent', input })
-    })
-    s.childIds.forEach((id, i) => {
-      const p = inputs[i]
-      this.emit(id, s.mainId, `toolu_${i}`, {
-        type: 'agent_start',
-        agentType: p.subagent_type,
-        description: p.description,
-        prompt: p.prompt,
-        model: 'claude-haiku-4-5',
-        cwd: s.cwd,
-        depth: 1,
-        maxTurns: 30,
-        color: COLORS[i % COLORS.length],
-        tools: ['Read', 'Grep', 'Glob']
+    const pace = this.plan.reply
+    if (!pace) {
+      main({ type: 'text_delta', text: `I will split this across ${s.childIds.length} parallel agents.` })
+      inputs.forEach((input, i) => {
+        main({ type: 'tool_start', toolUseId: `toolu_${i}`, name: 'Agent' })
+        main({ type: 'tool_run', toolUseId: `toolu_${i}`, name: 'Agent', input })
       })
-      this.emit(id, s.mainId, `toolu_${i}`, { type: 'message', message: { role: 'user', content: p.prompt } })
-      this.emit(id, s.mainId, `toolu_${i}`, { type: 'turn_start', turn: 1 })
-      // The request is out: the tile waits on the model until the bench says go.
-      this.emit(id, s.mainId, `toolu_${i}`, { type: 'model_request', model: 'claude-haiku-4-5', attempt: 1 })
+      s.childIds.forEach((_, i) => this.startChild(i, inputs[i]))
+      return
+    }
+    main({ type: 'model_request', model: 'claude-sonnet-4-5', attempt: 1 })
+    // The reply, on a schedule from its first token (not a chain of timers, which would drift later and later).
+    const timer = setTimeout(() => {
+      this.burstAt = hostNow()
+      const t0 = performance.now()
+      main({ type: 'text_delta', text: `I will split this across ${s.childIds.length} parallel agents.` })
+      let i = 0
+      const writeCall = () => {
+        const input = inputs[i]
+        const id = `toolu_${i}`
+        const json = JSON.stringify(input)
+        main({ type: 'tool_start', toolUseId: id, name: 'Agent' })
+        main({ type: 'tool_input_delta', toolUseId: id, partialJson: json.slice(0, json.length >> 1) })
+        main({ type: 'tool_input_delta', toolUseId: id, partialJson: json.slice(json.length >> 1) })
+        main({ type: 'tool_run', toolUseId: id, name: 'Agent', input })
+        this.startChild(i, input)
+        if (++i < inputs.length) this.timers.push(setTimeout(writeCall, Math.max(0, t0 + (i * 1000) / pace.callsPerSecond - performance.now())))
+      }
+      writeCall()
+    }, pace.firstTokenMs)
+    this.timers.push(timer)
+  }
+
+  /** A subagent's first events, as the runtime sends them when its Agent call starts it. */
+  private startChild(i: number, p: { description: string; subagent_type: string; prompt: string }): void {
+    const s = this.session!
+    const id = s.childIds[i]
+    this.emit(id, s.mainId, `toolu_${i}`, {
+      type: 'agent_start',
+      agentType: p.subagent_type,
+      description: p.description,
+      prompt: p.prompt,
+      model: 'claude-haiku-4-5',
+      cwd: s.cwd,
+      depth: 1,
+      maxTurns: 30,
+      color: COLORS[i % COLORS.length],
+      tools: ['Read', 'Grep', 'Glob']
     })
+    this.emit(id, s.mainId, `toolu_${i}`, { type: 'message', message: { role: 'user', content: p.prompt } })
+    this.emit(id, s.mainId, `toolu_${i}`, { type: 'turn_start', turn: 1 })
+    // The request is out: the tile waits on the model until the bench says go.
+    this.emit(id, s.mainId, `toolu_${i}`, { type: 'model_request', model: 'claude-haiku-4-5', attempt: 1 })
   }
 
   private emit(agentId: string, parentAgentId: string | null, parentToolUseId: string | null, payload: EventPayload): void {
