@@ -20,6 +20,7 @@ import { useRunningElsewhere } from '../running-elsewhere'
 import { stopWithToast } from '../stop-agent'
 import { AgentTile } from './agent-tile'
 import { FinishedList } from './finished-list'
+import { useGrowthRoom } from './growth-room'
 import { MaximizedPanel } from './maximized-panel'
 import { OverviewBar } from './overview-bar'
 import { tileKey } from './tile-keys'
@@ -141,7 +142,9 @@ export function Overview({ sessionId }: { sessionId: string }) {
   const area = { width: size.width, height: Math.max(0, size.height - finishedHeight) }
   // Laid out for the agents about to start too: a fan-out whose starts straddle two frames is drawn as the
   // tiles it will be from the first frame, not first as a few full panels thrown away a frame later.
-  const wanted = overviewLayout(grid.length + coming, area.width, area.height, choice)
+  // And, while a fan-out's agents keep arriving, for room to spare (growth-room.ts).
+  const room = useGrowthRoom(grid.length + coming)
+  const wanted = overviewLayout(room, area.width, area.height, choice)
   let layout = wanted
   const before = drawn.current
   if (hold && before && before.width === area.width && before.height === area.height && before.choice === choice && grid.length >= before.layout.cols)
