@@ -1,10 +1,11 @@
 // An agent's budget as a bar: how much of it the agent and its subagents have spent (the session's for the
 // header), amber past the warning share, red once reached. Nothing when the agent has no budget.
+import { memo } from 'react'
 import { useApp } from '../state/store'
 import { budgetUse, type BudgetUse } from '../../../shared/view/budget-use'
 
 /** `short`: the percentage alone (cards); `bare`: the bar alone, its figures in the title (tiles, whose row is full); else the amounts ("$0.42 of $2.00"). */
-export function BudgetBar({
+function BudgetBarView({
   sessionId,
   agentId,
   short = false,
@@ -42,3 +43,5 @@ export function BudgetBar({
     </span>
   )
 }
+// Drawn again only when its own props or store reads change, not with every render of what holds it: at a fan-out's start, the parents draw again at each agent's arrival.
+export const BudgetBar = memo(BudgetBarView)

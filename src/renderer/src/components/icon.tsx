@@ -1,5 +1,5 @@
 // A small inline icon set (stroke icons on a 16-px grid), so nothing is fetched and icons follow the text color.
-import type { SVGProps } from 'react'
+import { memo, type SVGProps } from 'react'
 
 const PATHS = {
   chevronRight: 'M6 4l4 4-4 4',
@@ -47,7 +47,7 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS
 
-export function Icon({ name, size = 16, ...rest }: { name: IconName; size?: number } & SVGProps<SVGSVGElement>) {
+function IconView({ name, size = 16, ...rest }: { name: IconName; size?: number } & SVGProps<SVGSVGElement>) {
   return (
     <svg
       width={size}
@@ -65,6 +65,8 @@ export function Icon({ name, size = 16, ...rest }: { name: IconName; size?: numb
     </svg>
   )
 }
+// An icon is drawn again only when its props change: it sits in nearly every row, tile and button, whose parents draw again at each agent's arrival.
+export const Icon = memo(IconView)
 
 export function Spinner({ size = 12 }: { size?: number }) {
   return <span className="spinner" style={{ width: size, height: size }} aria-hidden="true" />

@@ -2,7 +2,7 @@
 // still: a spinner per running agent (two per agent with its panel and its card) kept the compositor
 // redrawing the whole window every frame and cost the main thread style and layer work per spinner per
 // frame — the largest part of a 16-agent stream's frame. What moves is the agent's own text.
-import type { CSSProperties } from 'react'
+import { memo, type CSSProperties } from 'react'
 import type { AgentLimit, AgentStatus } from '../../../shared/events'
 
 export const STATUS_LABEL: Record<AgentStatus, string> = {
@@ -35,11 +35,12 @@ const THEME_NAME: Partial<Record<AgentStatus, string>> = { waiting_permission: '
 /** The status's color as `--status` on what shows it (a dot's fill, a status word's color): one table, not a CSS rule a status a use. */
 export const statusStyle = (status: AgentStatus): CSSProperties => ({ '--status': `var(--st-${THEME_NAME[status] ?? status})` }) as CSSProperties
 
-export function StatusDot({ status }: { status: AgentStatus }) {
+function StatusDotView({ status }: { status: AgentStatus }) {
   return <span className={`status-dot status-${status}`} style={statusStyle(status)} aria-hidden="true" />
 }
+export const StatusDot = memo(StatusDotView)
 
-export function StatusBadge({ status, limit, compact = false }: { status: AgentStatus; limit?: AgentLimit; compact?: boolean }) {
+function StatusBadgeView({ status, limit, compact = false }: { status: AgentStatus; limit?: AgentLimit; compact?: boolean }) {
   const word = statusWord({ status, limit })
   return (
     <span className={`status-badge status-${status}`} style={statusStyle(status)} title={word} data-status={status} {...(limit ? { 'data-limit': limit } : {})}>
@@ -48,3 +49,4 @@ export function StatusBadge({ status, limit, compact = false }: { status: AgentS
     </span>
   )
 }
+export const StatusBadge = memo(StatusBadgeView)

@@ -1,6 +1,7 @@
 // The entry points to the Changes view: a button on each agent panel (or tile) of an agent that worked in a
 // worktree, and one in the session header for every agent's changes together. Small on purpose: the views
 // that hold them only place them.
+import { memo } from 'react'
 import { Icon } from '../components/icon'
 import { useApp } from '../state/store'
 import type { AgentState } from '../../../shared/view/session-state'
@@ -21,7 +22,7 @@ export function ChangesButton({ agent }: { agent: AgentState }) {
   )
 }
 
-export function SessionChangesButton({ sessionId }: { sessionId: string }) {
+function SessionChangesButtonView({ sessionId }: { sessionId: string }) {
   const count = useApp((s) => {
     const session = s.events.sessions[sessionId]
     return session ? session.agentOrder.filter((id) => session.agents[id]?.worktree).length : 0
@@ -42,3 +43,4 @@ export function SessionChangesButton({ sessionId }: { sessionId: string }) {
     </button>
   )
 }
+export const SessionChangesButton = memo(SessionChangesButtonView)

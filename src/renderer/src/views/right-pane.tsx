@@ -1,6 +1,6 @@
 // The right side of a session: the live panels grid, the tree + timeline, or the team board; in coordinator
 // mode the phase strip sits above them.
-import { Activity, useRef, useState } from 'react'
+import { Activity, memo, useRef, useState } from 'react'
 import { useAction } from '../commands/registry'
 import { Icon, type IconName } from '../components/icon'
 import { useFitLevel } from '../lib/use-fit-level'
@@ -70,7 +70,7 @@ function usePaneAction(shown: RightPaneKind, pane: RightPaneKind, id: string, ti
 }
 
 /** One tab of the strip; once the strip is tight its label hides, so the tooltip says it. */
-function PaneTab({
+function PaneTabView({
   pane,
   shown,
   icon,
@@ -104,3 +104,4 @@ function PaneTab({
     </button>
   )
 }
+const PaneTab = memo(PaneTabView)

@@ -1,4 +1,5 @@
 // The bar over a session: its title and status, live totals, and the permission queue button.
+import { memo } from 'react'
 import { CompactButton } from '../components/compact-button'
 import { ContextMeter } from '../components/context-meter'
 import { BudgetBar } from '../components/budget-bar'
@@ -18,7 +19,7 @@ import { SessionChangesButton } from '../review/changes-button'
 import { useAction } from '../commands/registry'
 import { UsageButton } from './usage-table'
 
-export function PermissionsButton() {
+function PermissionsButtonView() {
   const count = useApp((s) => pendingPermissions(s.events, s.replayingSessionId).length)
   return (
     <button
@@ -38,8 +39,10 @@ export function PermissionsButton() {
     </button>
   )
 }
+// Drawn again only when its own props or store reads change, not with every render of what holds it: at a fan-out's start, the parents draw again at each agent's arrival.
+export const PermissionsButton = memo(PermissionsButtonView)
 
-function SearchButton() {
+function SearchButtonView() {
   useAction({ id: 'search.session', title: 'Search this session', group: 'Session', keywords: 'find transcript tool output', run: () => openSearch('session') })
   return (
     <button
@@ -54,9 +57,10 @@ function SearchButton() {
     </button>
   )
 }
+const SearchButton = memo(SearchButtonView)
 
 /** Replay: scrub the session's timeline and see it as it was; only once nothing in it is working. */
-function ReplayButton({ sessionId, working }: { sessionId: string; working: boolean }) {
+function ReplayButtonView({ sessionId, working }: { sessionId: string; working: boolean }) {
   const replaying = useReplaying(sessionId)
   useAction({
     id: 'session.replay',
@@ -87,6 +91,7 @@ function ReplayButton({ sessionId, working }: { sessionId: string; working: bool
     </button>
   )
 }
+const ReplayButton = memo(ReplayButtonView)
 
 export function SessionHeader({ sessionId }: { sessionId: string | null }) {
   const summary = useApp((s) => s.sessions.find((x) => x.sessionId === sessionId))

@@ -1,7 +1,7 @@
 // Usage by agent: tokens in and out, prompt-cache reads and writes, cost, turns and time of each agent of a
 // session, sortable by any column, with the session's totals. Opened from the header's token and cost
 // figures (the same numbers, summed), or the palette's "Usage by agent".
-import { useMemo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { agentFullName, agentTask, agentBadge } from '../lib/agent-naming'
 import { formatClock, formatCost, formatTokens } from '../lib/format'
@@ -134,7 +134,7 @@ export function UsageTable({ sessionId }: { sessionId: string }) {
 }
 
 /** The header's way in: the session's cost, a button that opens the table (and the palette's, by its action). */
-export function UsageButton({ sessionId, cost, title }: { sessionId: string; cost: string; title: string }) {
+function UsageButtonView({ sessionId, cost, title }: { sessionId: string; cost: string; title: string }) {
   const [open, setOpen] = useState(false)
   useAction({ id: 'session.usage', title: 'Usage by agent', group: 'Session', keywords: 'cost tokens price spend table', run: () => setOpen(true) })
   return (
@@ -150,3 +150,4 @@ export function UsageButton({ sessionId, cost, title }: { sessionId: string; cos
     </>
   )
 }
+export const UsageButton = memo(UsageButtonView)
