@@ -160,6 +160,7 @@ describe('a resume tells the truth', () => {
     const hold = latch()
     let sessionId = ''
     let second: string | null = null
+    let copying = false
     const f: Fixture = await makeFixture([
       scriptedAgent('mapper', 'Map the callers', [
         reply.toolUse('Glob', { pattern: '*' }),
@@ -169,10 +170,13 @@ describe('a resume tells the truth', () => {
             return reply.text('unreachable')
           }
           // The first resume's request is with the model: a second kill -9 now (its note is on disk before it is sent).
-          if (!second) {
-            second = join(f.root, 'killed-again')
-            cpSync(resumed, second, { recursive: true })
-            await markWriterDead(second, sessionId)
+          if (!copying) {
+            // `second` is published only once the copy looks crashed: the test opens it as soon as it is set.
+            copying = true
+            const copy = join(f.root, 'killed-again')
+            cpSync(resumed, copy, { recursive: true })
+            await markWriterDead(copy, sessionId)
+            second = copy
             await hold.wait
             return reply.text('unreachable')
           }
