@@ -55,6 +55,22 @@ describe('plainTail', () => {
     expect(tail.length).toBeLessThanOrEqual(60)
   })
 
+  it('keeps showing a long paragraph’s last words once it ends, and when a list item has only its marker yet', () => {
+    // Longer than the window a tile reads: the window's first line is cut, and it is the only line with words.
+    const paragraph = `${'word '.repeat(400)}the newest words ‹39›`
+    for (const end of ['\n\n', '\n', '\n\n- ', '\n\n1. ']) {
+      const tail = plainTail(paragraph + end, 60)
+      expect(tail.endsWith('the newest words ‹39›'), JSON.stringify(end)).toBe(true)
+      expect(tail.startsWith('…')).toBe(true)
+    }
+    // Once the item has words, they are what is newest.
+    const item = plainTail(`${paragraph}\n\n- first`, 60)
+    expect(item.endsWith('first')).toBe(true)
+    expect(item).not.toContain('‹39›')
+    // A lone marker in a finished text is no item either.
+    expect(plainPreview('Steps:\n-\n- read', 80)).toBe('Steps: • read')
+  })
+
   it('drops the backtick of a code span still streaming, not one that is closed or in a fence', () => {
     expect(plainTail('Now the call sites.\n\n`parse', 200)).toBe('Now the call sites. parse')
     expect(plainTail('`parse()` lives in `src/par', 200)).toBe('parse() lives in src/par')

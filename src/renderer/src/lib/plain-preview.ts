@@ -3,6 +3,7 @@
 
 const FENCE = /^\s*(```|~~~)/
 const RULE = /^\s*([-*_])(\s*\1){2,}\s*$/
+const LONE_MARKER = /^([-*+]|\d{1,9}[.)])$/
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/
 
 /** Inline markdown of one line as plain text. */
@@ -38,6 +39,8 @@ function plainInline(line: string): string {
 function plainLine(raw: string): string | null {
   if (!raw.trim() || FENCE.test(raw) || RULE.test(raw) || TABLE_SEPARATOR.test(raw)) return null
   let line = raw.trim()
+  // A list item's marker alone: its words are still to come (a streaming list), nothing to show yet.
+  if (LONE_MARKER.test(line)) return null
   let heading = false
   // Block markers, each looked for only where the line starts with one.
   if (line.startsWith('>')) line = line.replace(/^(>\s?)+/, '')
@@ -87,16 +90,10 @@ export function plainTail(markdown: string, max: number): string {
   return plainTailOf(from ? markdown.slice(from) : markdown, from > 0, max)
 }
 
-/**
- * plainTail from the markdown's last `tailWindow(max)` characters alone (all of it when shorter, `cut`
- * false): a tile keeps that window as deltas come, and never reads the whole text — a text built delta by
- * delta is a rope that any read copies whole, 30 KB and more per tile per frame in a long answer.
- */
-export function plainTailOf(window: string, cut: boolean, max: number): string {
-  // A cut window starts mid-line: its first line is left out, as it may have lost its markers.
-  const start = cut ? window.indexOf('\n') + 1 : 0
+/** The lines of `markdown` as plain words on one line. */
+function plainLines(markdown: string): string {
   const lines: string[] = []
-  const raws = (start ? window.slice(start) : window).split('\n')
+  const raws = markdown.split('\n')
   // Text still streaming may end inside a code span: its opening backtick is markup whose close is yet to come.
   const lastRaw = raws[raws.length - 1]
   if (!FENCE.test(lastRaw) && (lastRaw.match(/`/g)?.length ?? 0) % 2 === 1) raws[raws.length - 1] = lastRaw.replace(/`(?=[^`]*$)/, '')
@@ -104,7 +101,20 @@ export function plainTailOf(window: string, cut: boolean, max: number): string {
     const line = plainLine(raw)
     if (line !== null) lines.push(line)
   }
-  const text = lines.join(' ').replace(/\s+/g, ' ').trim()
+  return lines.join(' ').replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * plainTail from the markdown's last `tailWindow(max)` characters alone (all of it when shorter, `cut`
+ * false): a tile keeps that window as deltas come, and never reads the whole text — a text built delta by
+ * delta is a rope that any read copies whole, 30 KB and more per tile per frame in a long answer.
+ */
+export function plainTailOf(window: string, cut: boolean, max: number): string {
+  // A cut window starts mid-line: its first line is left out, as it may have lost its markers; unless nothing
+  // follows it (its paragraph has just ended, or a list item has just begun), when its end is all there is.
+  const start = cut ? window.indexOf('\n') + 1 : 0
+  let text = start ? plainLines(window.slice(start)) : ''
+  if (!text) text = plainLines(window)
   if (text.length <= max && !cut) return text
   const tail = text.slice(-max + 1)
   const space = tail.indexOf(' ')
