@@ -40,7 +40,10 @@ const KINDS = [
 
 export async function startTrace(browser: Browser, page: Page, dir: string | undefined): Promise<Tracer> {
   if (!dir) return { stop: async () => [] }
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'] })
+  // BENCH_UI_TRACE_CATEGORIES adds categories, e.g. disabled-by-default-devtools.timeline.invalidationTracking to
+  // see what made each paint and layout.
+  const extra = (process.env.BENCH_UI_TRACE_CATEGORIES ?? '').split(',').filter(Boolean)
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline', ...extra] })
   return {
     async stop(label) {
       const buffer = await browser.stopTracing()

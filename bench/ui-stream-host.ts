@@ -25,6 +25,8 @@ export interface StreamPlan {
    * `firstTokenMs`, then one call after another, `callsPerSecond`, each subagent started as its call has
    * streamed whole (as the runtime starts them: loop/early-calls.ts). Without it, every call and every
    * subagent's start come at once with the session's first events, which no model's reply does: the worst case.
+   * Paced, each subagent's own reply also begins `firstTokenMs` after its start, as its model call answers; at
+   * once, every subagent's reply begins when the bench says go.
    */
   reply?: { firstTokenMs: number; callsPerSecond: number }
 }
@@ -57,6 +59,10 @@ export class StreamHost implements RuntimeHost {
   private row = { agents: new Set<string>(), costUsd: 0 }
   /** Epoch ms when the fan-out's start burst began (every agent's start events, one after another). */
   burstAt = 0
+  /** Each subagent's stream: when each of its deltas was sent, and when it has ended. */
+  private streams = new Map<string, { sent: number[]; begun: boolean; firstAt?: number; ended: Promise<void>; end: () => void }>()
+  /** When every stream ends (performance.now()); none ends before `stream` sets it. */
+  private endAt = Number.POSITIVE_INFINITY
   /** The real host's handlers, but for the list, starting a session and stopping an agent. */
   readonly handlers: HostHandlers
 
@@ -78,6 +84,14 @@ export class StreamHost implements RuntimeHost {
         const childIds = Array.from({ length: this.plan.agents }, (_, i) => `agent-${i + 1}-${id.slice(0, 6)}`)
         this.session = { id, mainId, childIds, cwd, title: prompt.split('\n')[0].slice(0, 80), createdAt: Date.now() }
         this.row = { agents: new Set(), costUsd: 0 }
+        this.endAt = Number.POSITIVE_INFINITY
+        this.streams = new Map(
+          childIds.map((child) => {
+            let end = () => {}
+            const ended = new Promise<void>((resolve) => (end = resolve))
+            return [child, { sent: [], begun: false, ended, end }]
+          })
+        )
         // Its row, as the real host sends it when it adopts the session (live-sessions.ts).
         this.notify({ type: 'session_updated', session: this.summary() })
         if (this.plan.recordTo) this.recorder = createSessionRecorder({ dataDir: this.plan.recordTo, sessionId: id, cwd, title: this.session.title })
@@ -106,43 +120,49 @@ export class StreamHost implements RuntimeHost {
     return this.session?.childIds ?? []
   }
 
-  /** Streams for `seconds`: every agent sends `deltasPerSecond` deltas, staggered across the interval. */
+  /**
+   * Streams until `seconds` from now: every agent sends `deltasPerSecond` deltas. Paced, each agent's reply
+   * began `firstTokenMs` after its start (so some may not have begun yet); at once, they begin now, staggered
+   * across one interval.
+   */
   async stream(seconds: number): Promise<StreamRun> {
     const s = this.session
     if (!s) throw new Error('No session was started: submit a prompt first.')
-    const sent: Record<string, number[]> = Object.fromEntries(s.childIds.map((id) => [id, []]))
     const period = 1000 / this.plan.deltasPerSecond
-    const started = performance.now()
-    const endAt = started + seconds * 1000
-    await Promise.all(
-      s.childIds.map(
-        (id, i) =>
-          new Promise<void>((resolve) => {
-            setTimeout(
-              () => {
-                const t = setInterval(() => {
-                  if (performance.now() >= endAt) {
-                    clearInterval(t)
-                    return resolve()
-                  }
-                  const seq = sent[id].length
-                  sent[id].push(hostNow())
-                  this.emit(id, s.mainId, `toolu_${i}`, { type: 'text_delta', text: deltaText(seq) })
-                  // Now and then a model call ends, as in a real run: the tile's figures (turn, tokens, cost,
-                  // context) change with the text.
-                  if (seq % 100 === 99) {
-                    const usage = { inputTokens: 900 + seq, outputTokens: 120, cacheReadTokens: 4000 + seq * 8, cacheWriteTokens: 0, costUsd: 0.0009 }
-                    this.emit(id, s.mainId, `toolu_${i}`, { type: 'usage', usage, model: 'claude-haiku-4-5' })
-                  }
-                }, period)
-                this.timers.push(t)
-              },
-              (i * period) / s.childIds.length
-            )
-          })
-      )
-    )
-    return { sent, durationMs: performance.now() - started }
+    const called = performance.now()
+    this.endAt = called + seconds * 1000
+    if (!this.plan.reply) s.childIds.forEach((_, i) => this.timers.push(setTimeout(() => this.beginStreaming(i), (i * period) / s.childIds.length)))
+    await Promise.all([...this.streams.values()].map((st) => st.ended))
+    const sent = Object.fromEntries([...this.streams.entries()].map(([id, st]) => [id, st.sent]))
+    // From the first delta sent (paced, during the start burst) to the last.
+    const first = Math.min(called, ...[...this.streams.values()].map((st) => st.firstAt ?? called))
+    return { sent, durationMs: performance.now() - first }
+  }
+
+  /** Agent `i`'s reply: a text delta every interval (now and then its model call's usage) until the stream ends. */
+  private beginStreaming(i: number): void {
+    const s = this.session!
+    const id = s.childIds[i]
+    const st = this.streams.get(id)!
+    if (st.begun) return
+    st.begun = true
+    st.firstAt = performance.now()
+    const t = setInterval(() => {
+      if (performance.now() >= this.endAt) {
+        clearInterval(t)
+        return st.end()
+      }
+      const seq = st.sent.length
+      st.sent.push(hostNow())
+      this.emit(id, s.mainId, `toolu_${i}`, { type: 'text_delta', text: deltaText(seq) })
+      // Now and then a model call ends, as in a real run: the tile's figures (turn, tokens, cost,
+      // context) change with the text.
+      if (seq % 100 === 99) {
+        const usage = { inputTokens: 900 + seq, outputTokens: 120, cacheReadTokens: 4000 + seq * 8, cacheWriteTokens: 0, costUsd: 0.0009 }
+        this.emit(id, s.mainId, `toolu_${i}`, { type: 'usage', usage, model: 'claude-haiku-4-5' })
+      }
+    }, 1000 / this.plan.deltasPerSecond)
+    this.timers.push(t)
   }
 
   /** Ends every agent, so the page settles before the next measurement. */
@@ -240,8 +260,11 @@ export class StreamHost implements RuntimeHost {
     })
     this.emit(id, s.mainId, `toolu_${i}`, { type: 'message', message: { role: 'user', content: p.prompt } })
     this.emit(id, s.mainId, `toolu_${i}`, { type: 'turn_start', turn: 1 })
-    // The request is out: the tile waits on the model until the bench says go.
+    // The request is out: the tile waits on the model. Paced, its reply begins after the model's first-token
+    // wait, as the calls' starts are spread, so are their replies; at once, when the bench says go.
     this.emit(id, s.mainId, `toolu_${i}`, { type: 'model_request', model: 'claude-haiku-4-5', attempt: 1 })
+    const pace = this.plan.reply
+    if (pace) this.timers.push(setTimeout(() => this.beginStreaming(i), pace.firstTokenMs))
   }
 
   private emit(agentId: string, parentAgentId: string | null, parentToolUseId: string | null, payload: EventPayload): void {

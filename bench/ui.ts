@@ -285,7 +285,7 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const longestFrame = Math.max(0, ...probe.frames)
     const droppedFrames = probe.frames.filter((f) => f > 1.5 * pct(frames, 50)).length
     console.log(
-      `\nUI: ${AGENTS} agents start (${burst === 'paced' ? `as the main agent's reply writes their calls: its first token after ${PACED.firstTokenMs} ms, then ${PACED.callsPerSecond} calls a second` : "all at once, with the session's first events"}), then stream ${RATE} text deltas/s each for ${SECONDS} s (Chromium ${browser.version()}, ${VIEWPORT.width}×${VIEWPORT.height}, browser mode; every event also recorded by the runtime in the same process: transcripts, session index)`
+      `\nUI: ${AGENTS} agents start (${burst === 'paced' ? `as the main agent's reply writes their calls: its first token after ${PACED.firstTokenMs} ms, then ${PACED.callsPerSecond} calls a second; each agent's reply begins ${PACED.firstTokenMs} ms after its start` : "all at once, with the session's first events"}), then stream ${RATE} text deltas/s each for ${SECONDS} s (Chromium ${browser.version()}, ${VIEWPORT.width}×${VIEWPORT.height}, browser mode; every event also recorded by the runtime in the same process: transcripts, session index)`
     )
     console.log(
       `  start burst         ${burst === 'paced' ? "the reply's first token" : `${AGENTS} agents' start events`} → all ${AGENTS} tiles painted in ${ms(burstMs)} (frames and long tasks below include it)`

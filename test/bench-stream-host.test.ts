@@ -47,6 +47,23 @@ describe('the UI bench host', () => {
     await host.close()
   })
 
+  it('paced: each subagent’s reply begins its first-token wait after its own start, so the replies are spread as the starts are', async () => {
+    const { host, seen } = await start({ firstTokenMs: 60, callsPerSecond: 25 })
+    // As the bench does: the stream's end is set once every subagent has started.
+    await waitFor(() => done(seen, 8))
+    const run = await host.stream(0.3)
+    const startAt = (id: string) => seen.find(({ e }) => e.type === 'agent_start' && e.agentId === id)!.at
+    const firstAt = (id: string) => seen.find(({ e }) => e.type === 'text_delta' && e.agentId === id)!.at
+    for (const id of host.childIds) {
+      expect(firstAt(id) - startAt(id)).toBeGreaterThanOrEqual(55)
+      expect(run.sent[id].length).toBeGreaterThan(0)
+    }
+    // Started 40 ms apart, the replies begin ~40 ms apart, not together.
+    const first = host.childIds.map(firstAt)
+    expect(first[7] - first[0]).toBeGreaterThanOrEqual(250)
+    await host.close()
+  })
+
   it('instant: every call and every subagent start with the session’s first events', async () => {
     const { host, seen } = await start()
     await waitFor(() => done(seen, 8))
@@ -54,6 +71,13 @@ describe('the UI bench host', () => {
     expect(starts).toHaveLength(9)
     expect(starts[8] - starts[0]).toBeLessThan(20)
     expect(seen.some(({ e }) => e.type === 'tool_input_delta')).toBe(false)
+    // Their replies wait for the bench's go, then begin together, staggered across one interval (100 ms here).
+    await new Promise((r) => setTimeout(r, 150))
+    expect(seen.some(({ e }) => e.type === 'text_delta' && e.parentAgentId)).toBe(false)
+    const run = await host.stream(0.25)
+    const first = host.childIds.map((id) => seen.find(({ e }) => e.type === 'text_delta' && e.agentId === id)!.at)
+    expect(Math.max(...first) - Math.min(...first)).toBeLessThan(100 + 40)
+    expect(Object.values(run.sent).every((s) => s.length > 0)).toBe(true)
     await host.close()
   })
 })
