@@ -58,7 +58,7 @@ describe('plainTail', () => {
   it('keeps showing a long paragraph’s last words once it ends, and when a list item has only its marker yet', () => {
     // Longer than the window a tile reads: the window's first line is cut, and it is the only line with words.
     const paragraph = `${'word '.repeat(400)}the newest words ‹39›`
-    for (const end of ['\n\n', '\n', '\n\n- ', '\n\n1. ']) {
+    for (const end of ['\n\n', '\n', '\n\n- ', '\n\n* ']) {
       const tail = plainTail(paragraph + end, 60)
       expect(tail.endsWith('the newest words ‹39›'), JSON.stringify(end)).toBe(true)
       expect(tail.startsWith('…')).toBe(true)
@@ -67,8 +67,9 @@ describe('plainTail', () => {
     const item = plainTail(`${paragraph}\n\n- first`, 60)
     expect(item.endsWith('first')).toBe(true)
     expect(item).not.toContain('‹39›')
-    // A lone marker in a finished text is no item either.
+    // A lone bullet in a finished text is no item either; a number alone may be the whole answer.
     expect(plainPreview('Steps:\n-\n- read', 80)).toBe('Steps: • read')
+    expect(plainPreview('42.', 80)).toBe('42.')
   })
 
   it('drops the backtick of a code span still streaming, not one that is closed or in a fence', () => {

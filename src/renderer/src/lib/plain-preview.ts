@@ -3,7 +3,7 @@
 
 const FENCE = /^\s*(```|~~~)/
 const RULE = /^\s*([-*_])(\s*\1){2,}\s*$/
-const LONE_MARKER = /^([-*+]|\d{1,9}[.)])$/
+const LONE_BULLET = /^[-*+]$/
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/
 
 /** Inline markdown of one line as plain text. */
@@ -39,8 +39,9 @@ function plainInline(line: string): string {
 function plainLine(raw: string): string | null {
   if (!raw.trim() || FENCE.test(raw) || RULE.test(raw) || TABLE_SEPARATOR.test(raw)) return null
   let line = raw.trim()
-  // A list item's marker alone: its words are still to come (a streaming list), nothing to show yet.
-  if (LONE_MARKER.test(line)) return null
+  // A bullet alone: its item's words are still to come (a streaming list), nothing to show yet. (A number alone,
+  // "42.", may be all a result says: kept.)
+  if (LONE_BULLET.test(line)) return null
   let heading = false
   // Block markers, each looked for only where the line starts with one.
   if (line.startsWith('>')) line = line.replace(/^(>\s?)+/, '')
