@@ -59,8 +59,8 @@ export class StreamHost implements RuntimeHost {
   private row = { agents: new Set<string>(), costUsd: 0 }
   /** Epoch ms when the fan-out's start burst began (every agent's start events, one after another). */
   burstAt = 0
-  /** Each subagent's stream: when each of its deltas was sent, and when it has ended. */
-  private streams = new Map<string, { sent: number[]; begun: boolean; firstAt?: number; ended: Promise<void>; end: () => void }>()
+  /** Each subagent's stream: when it began (performance.now(); unset until then), when each of its deltas was sent, and when it has ended. */
+  private streams = new Map<string, { sent: number[]; firstAt?: number; ended: Promise<void>; end: () => void }>()
   /** When every stream ends (performance.now()); none ends before `stream` sets it. */
   private endAt = Number.POSITIVE_INFINITY
   /** The real host's handlers, but for the list, starting a session and stopping an agent. */
@@ -89,7 +89,7 @@ export class StreamHost implements RuntimeHost {
           childIds.map((child) => {
             let end = () => {}
             const ended = new Promise<void>((resolve) => (end = resolve))
-            return [child, { sent: [], begun: false, ended, end }]
+            return [child, { sent: [], ended, end }]
           })
         )
         // Its row, as the real host sends it when it adopts the session (live-sessions.ts).
@@ -128,10 +128,9 @@ export class StreamHost implements RuntimeHost {
   async stream(seconds: number): Promise<StreamRun> {
     const s = this.session
     if (!s) throw new Error('No session was started: submit a prompt first.')
-    const period = 1000 / this.plan.deltasPerSecond
     const called = performance.now()
     this.endAt = called + seconds * 1000
-    if (!this.plan.reply) s.childIds.forEach((_, i) => this.timers.push(setTimeout(() => this.beginStreaming(i), (i * period) / s.childIds.length)))
+    if (!this.plan.reply) s.childIds.forEach((_, i) => this.timers.push(setTimeout(() => this.beginStreaming(i), (i * this.period) / s.childIds.length)))
     await Promise.all([...this.streams.values()].map((st) => st.ended))
     const sent = Object.fromEntries([...this.streams.entries()].map(([id, st]) => [id, st.sent]))
     // From the first delta sent (paced, during the start burst) to the last.
@@ -144,8 +143,7 @@ export class StreamHost implements RuntimeHost {
     const s = this.session!
     const id = s.childIds[i]
     const st = this.streams.get(id)!
-    if (st.begun) return
-    st.begun = true
+    if (st.firstAt !== undefined) return
     st.firstAt = performance.now()
     const t = setInterval(() => {
       if (performance.now() >= this.endAt) {
@@ -161,8 +159,13 @@ export class StreamHost implements RuntimeHost {
         const usage = { inputTokens: 900 + seq, outputTokens: 120, cacheReadTokens: 4000 + seq * 8, cacheWriteTokens: 0, costUsd: 0.0009 }
         this.emit(id, s.mainId, `toolu_${i}`, { type: 'usage', usage, model: 'claude-haiku-4-5' })
       }
-    }, 1000 / this.plan.deltasPerSecond)
+    }, this.period)
     this.timers.push(t)
+  }
+
+  /** The interval between an agent's deltas (ms). */
+  private get period(): number {
+    return 1000 / this.plan.deltasPerSecond
   }
 
   /** Ends every agent, so the page settles before the next measurement. */
