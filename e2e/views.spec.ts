@@ -60,18 +60,28 @@ test('first run, live fan-out, permission, timeline, settings, finished', async 
 })
 
 test('many agents: 12 and 32 side by side, every one on screen', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, speed: 0.4 })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Audit every module, fan out to 12')
-  await shoot(page, '08-new-session')
-  await page.getByTestId('new-prompt-send').click()
-  const tiles = page.locator('[data-tile]')
-  await expect(tiles).toHaveCount(12)
-  await expectAllUnderWay(page)
-  await shoot(page, '09-twelve-agents')
+  // Two fan-outs, eleven of their agents in new worktrees: minutes, not one, on a loaded machine.
+  test.setTimeout(150_000)
+  // Every report held until the agents have been counted and pictured: all of them still running then (on a
+  // loaded machine the quickest were done before the last had started, leaving the grid).
+  let twelveCounted!: () => void
+  const twelveHeld = new Promise<void>((r) => (twelveCounted = r))
+  app = await startBrowserMode({ hasApiKey: true, speed: 0.4, respond: e2eScript({ speed: 0.4, reportsHeld: twelveHeld }) })
+  try {
+    await page.goto(app.url)
+    await page.getByTestId('new-prompt').fill('Audit every module, fan out to 12')
+    await shoot(page, '08-new-session')
+    await page.getByTestId('new-prompt-send').click()
+    const tiles = page.locator('[data-tile]')
+    // Three of the twelve start in new worktrees, which a loaded machine can take seconds to create.
+    await expect(tiles).toHaveCount(12, { timeout: 30_000 })
+    await expectAllUnderWay(page)
+    await shoot(page, '09-twelve-agents')
+  } finally {
+    twelveCounted()
+  }
   await page.getByTestId('new-session').click()
-  // Slower pacing, and every report held until the test is over: all 32 still running in the picture and
-  // when the panels are counted (on a loaded machine the quickest were done before then, leaving the grid).
+  // Slower pacing for 32, their reports held the same way until the test is over.
   let over!: () => void
   const reportsHeld = new Promise<void>((r) => (over = r))
   await app.restart({ speed: 2, respond: e2eScript({ speed: 2, reportsHeld }) })

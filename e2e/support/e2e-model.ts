@@ -99,7 +99,7 @@ function childTurn(req: ParsedRequest, speed: number): ScriptedReply {
  * by agent: siblings of one type share their prompt's prefix, and all but the first wait for its response to
  * begin before they ask (cache-sharing.ts), which a line that held that response for them would never let happen.
  *
- * And holds each subagent's report until every agent of the fan-out has asked for its first reply: in a wide
+ * And holds each subagent's report, after its first words, until every agent of the fan-out has asked for its first reply: in a wide
  * fan-out the quickest (a docs-writer) can be done before a loaded machine has started the last of the others
  * (64 agents, 16 of them in new worktrees), and a finished agent leaves the overview's grid, so "all 64 tiles at
  * once" would never be true. Holding a report never holds a sibling's first request, so nothing waits on itself.
@@ -138,8 +138,9 @@ function startingLine() {
 /**
  * `modelPause`: a test that looks at "waiting for the model" in several places holds the paused agents'
  * second call until it has (a fixed pause can end before a loaded machine has drawn them all).
- * `reportsHeld`: every subagent's report waits for it, so a test that needs them all still working at a
- * moment of its choosing (a copy of the data mid-run) is not raced by the quickest finishing first.
+ * `reportsHeld`: every subagent's report stops after its first words until it settles, so a test that needs
+ * them all still working at a moment of its choosing (a copy of the data mid-run) is not raced by the quickest
+ * finishing first.
  */
 export function e2eScript(opts: { speed: number; modelPause?: Promise<void>; reportsHeld?: Promise<void> }): Respond {
   const line = startingLine()
@@ -149,9 +150,13 @@ export function e2eScript(opts: { speed: number; modelPause?: Promise<void>; rep
     turns: Array.from({ length: 8 }, (_, turn) => async (req: ParsedRequest) => {
       const index = Number(TAG.exec(req.firstUserText)![1])
       if (turn === 0) await line.arrive(planOf(index).type, index)
-      if (turn === planOf(index).steps.length) await Promise.all([line.finish(), opts.reportsHeld])
       if (turn === 1 && opts.modelPause && TAG.exec(req.firstUserText)![3]) await opts.modelPause
-      return childTurn(req, opts.speed)
+      if (turn !== planOf(index).steps.length) return childTurn(req, opts.speed)
+      // A held report has begun: its first words are on the tile, so the agent reads as writing, not as
+      // "waiting for the model" (which a test counting agents under way would never see all of at once).
+      // Three deltas, not one: a word cut at a delta's end is held back until the rest of it comes (a key
+      // could be cut there, redact-events.ts), and every report has a whole word in its first three.
+      return { ...childTurn(req, opts.speed), pause: { afterDeltas: 3, until: Promise.all([line.finish(), opts.reportsHeld]).then(() => {}) } }
     })
   }
   const main = {
