@@ -136,12 +136,15 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   // (The transcript is virtualized: from its top, the last card drawn names a panel below the fold.)
   await page.getByTestId('transcript').evaluate((el) => (el.scrollTop = 0))
   await expect(page.getByTestId('agent-card').first()).toBeVisible()
-  const card = page.getByTestId('agent-card').last()
-  await card.scrollIntoViewIfNeeded()
+  // That one card, by its agent: "the last card" changes as the list draws more rows once scrolled, and
+  // scrolled to the middle, not the bottom edge, where the "Jump to latest" button floats over it.
+  const cardId = (await page.getByTestId('agent-card').last().getAttribute('data-agent-id'))!
+  const card = page.locator(`[data-testid=agent-card][data-agent-id="${cardId}"]`)
+  await card.evaluate((el) => el.scrollIntoView({ block: 'center' }))
   await card.click()
   const named = page.locator('[data-testid=agent-panel].focused')
   await expect(named).toHaveCount(1)
-  await expect(named).toHaveAttribute('data-agent-id', (await card.getAttribute('data-agent-id'))!)
+  await expect(named).toHaveAttribute('data-agent-id', cardId)
   await expect(named).toBeInViewport()
   await snap(page, '1280-finished-grid')
 
